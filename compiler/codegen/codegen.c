@@ -1,0 +1,268 @@
+/* require a memory plan; emits the bundle object.
+ * Loads the target's kernel bitcode, builds the entry function as a list of
+ * kernel calls whose tensor pointers and parameters are all constants, gives
+ * every kernel the requested CPU and features, inlines and optimizes, and
+ * emits an object file. Only the entry (and, for the dynamic API, the config)
+ * is exported, so several bundles link into one program. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "codegen/codegen-internal.h"
+#include "target.h"
+
+typedef struct {
+  LLVMContextRef ctx;
+  LLVMModuleRef m;
+  LLVMBuilderRef b;
+  LLVMTypeRef ptr, i8, i32, i64;
+  LLVMValueRef area[4]; /* by plan area number: 1 constant, 2 mutable, 3 activations */
+  int nparams;          /* counter for parameter-array names */
+} cg;
+
+static void set_string_attr(LLVMContextRef ctx, LLVMValueRef fn, const char *k, const char *v) {
+  LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, k, (unsigned)strlen(k));
+  if (v && *v)
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(ctx, k, (unsigned)strlen(k), v, (unsigned)strlen(v)));
+}
+
+static void add_enum_attr(LLVMContextRef ctx, LLVMValueRef fn, unsigned idx, const char *name) {
+  unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(ctx, kind, 0));
+}
+
+/* Kernels: internal, always inlined, compiled for the requested CPU. */
+static void prepare_kernels(cg *c, const char *cpu, const char *features) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(c->m); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f))
+      continue;
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    set_string_attr(c->ctx, f, "target-cpu", cpu);
+    set_string_attr(c->ctx, f, "target-features", features);
+    set_string_attr(c->ctx, f, "tune-cpu", NULL);
+    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+    LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinline);
+    add_enum_attr(c->ctx, f, LLVMAttributeFunctionIndex, "alwaysinline");
+  }
+  for (LLVMValueRef gv = LLVMGetFirstGlobal(c->m); gv; gv = LLVMGetNextGlobal(gv))
+    if (!LLVMIsDeclaration(gv))
+      LLVMSetLinkage(gv, LLVMInternalLinkage);
+}
+
+static LLVMValueRef const_i64(cg *c, uint64_t v) { return LLVMConstInt(c->i64, v, 0); }
+
+static LLVMValueRef tensor_ptr(cg *c, const glow_plan *p, int id) {
+  if (id < 0)
+    return LLVMConstNull(c->ptr);
+  GLOW_ASSERT(p->area[id] >= 1 && p->area[id] <= 3);
+  LLVMValueRef off = const_i64(c, p->offset[id]);
+  return LLVMBuildInBoundsGEP2(c->b, c->i8, c->area[p->area[id]], &off, 1, "");
+}
+
+static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n) {
+  glow_kcall kc;
+  memset(&kc, 0, sizeof kc);
+  if (glow_op_get(n->op)->lower(g, n, &kc)) {
+    glow_kcall_free(&kc);
+    return -1;
+  }
+  LLVMValueRef fn = LLVMGetNamedFunction(c->m, kc.kernel);
+  if (!fn) {
+    glow_kcall_free(&kc);
+    return glow_node_error(g, n, "kernel %s is missing from this target's kernel library", kc.kernel);
+  }
+  LLVMTypeRef arr_t = LLVMArrayType2(c->ptr, (uint64_t)(kc.ntensors ? kc.ntensors : 1));
+  LLVMValueRef arr = LLVMBuildAlloca(c->b, arr_t, "t");
+  for (int i = 0; i < kc.ntensors; i++) {
+    LLVMValueRef idx[2] = {const_i64(c, 0), const_i64(c, (uint64_t)i)};
+    LLVMBuildStore(c->b, tensor_ptr(c, p, kc.tensors[i]), LLVMBuildInBoundsGEP2(c->b, arr_t, arr, idx, 2, ""));
+  }
+  LLVMValueRef *vals = glow_xmalloc(sizeof *vals * (size_t)(kc.nparams ? kc.nparams : 1));
+  for (int i = 0; i < kc.nparams; i++)
+    vals[i] = const_i64(c, (uint64_t)kc.params[i]);
+  LLVMValueRef init = LLVMConstArray2(c->i64, vals, (uint64_t)kc.nparams);
+  char name[32];
+  snprintf(name, sizeof name, "p%d", c->nparams++);
+  LLVMValueRef params = LLVMAddGlobal(c->m, LLVMTypeOf(init), name);
+  LLVMSetInitializer(params, init);
+  LLVMSetGlobalConstant(params, 1);
+  LLVMSetLinkage(params, LLVMPrivateLinkage);
+  LLVMSetUnnamedAddress(params, LLVMGlobalUnnamedAddr);
+  free(vals);
+  LLVMValueRef args[2] = {arr, params};
+  LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, args, 2, "");
+  glow_kcall_free(&kc);
+  return 0;
+}
+
+static LLVMValueRef const_string(cg *c, const char *s, const char *name) {
+  LLVMValueRef init = LLVMConstStringInContext2(c->ctx, s, strlen(s), 0);
+  LLVMValueRef gv = LLVMAddGlobal(c->m, LLVMTypeOf(init), name);
+  LLVMSetInitializer(gv, init);
+  LLVMSetGlobalConstant(gv, 1);
+  LLVMSetLinkage(gv, LLVMPrivateLinkage);
+  LLVMSetUnnamedAddress(gv, LLVMGlobalUnnamedAddr);
+  return gv;
+}
+
+/* The dynamic API's `<name>_config`: sizes, alignment and the symbol table. */
+static void emit_config(cg *c, const glow_graph *g, const glow_plan *p, const char *net) {
+  LLVMTypeRef ent_fields[4] = {c->ptr, c->i64, c->i64, c->i8};
+  LLVMTypeRef ent_t = LLVMStructTypeInContext(c->ctx, ent_fields, 4, 0);
+  int nsym = g->ninputs + g->noutputs;
+  LLVMValueRef *ents = glow_xmalloc(sizeof *ents * (size_t)(nsym ? nsym : 1));
+  for (int i = 0; i < nsym; i++) {
+    int id = i < g->ninputs ? g->inputs[i] : g->outputs[i - g->ninputs];
+    const glow_value *v = &g->vals[id];
+    LLVMValueRef f[4] = {const_string(c, v->name, "sym"), const_i64(c, p->offset[id]),
+                         const_i64(c, (uint64_t)glow_value_numel(v)), LLVMConstInt(c->i8, 1, 0)};
+    ents[i] = LLVMConstStructInContext(c->ctx, f, 4, 0);
+  }
+  LLVMValueRef table_init = LLVMConstArray2(ent_t, ents, (uint64_t)nsym);
+  LLVMValueRef table = LLVMAddGlobal(c->m, LLVMTypeOf(table_init), "symbolTable");
+  LLVMSetInitializer(table, table_init);
+  LLVMSetGlobalConstant(table, 1);
+  LLVMSetLinkage(table, LLVMPrivateLinkage);
+  free(ents);
+
+  /* glowc's extension: dtype and shape of every symbol, in symbol-table order. */
+  LLVMTypeRef dims_t = LLVMArrayType2(c->i64, GLOW_MAX_RANK);
+  LLVMTypeRef info_fields[4] = {c->ptr, c->i64, c->i64, dims_t};
+  LLVMTypeRef info_t = LLVMStructTypeInContext(c->ctx, info_fields, 4, 0);
+  LLVMValueRef *infos = glow_xmalloc(sizeof *infos * (size_t)(nsym ? nsym : 1));
+  for (int i = 0; i < nsym; i++) {
+    const glow_value *v = &g->vals[i < g->ninputs ? g->inputs[i] : g->outputs[i - g->ninputs]];
+    LLVMValueRef d[GLOW_MAX_RANK];
+    for (int k = 0; k < GLOW_MAX_RANK; k++)
+      d[k] = const_i64(c, k < v->rank ? (uint64_t)v->dims[k] : 0);
+    LLVMValueRef f[4] = {const_string(c, v->name, "sym"), const_i64(c, (uint64_t)v->dt), const_i64(c, (uint64_t)v->rank),
+                         LLVMConstArray2(c->i64, d, GLOW_MAX_RANK)};
+    infos[i] = LLVMConstStructInContext(c->ctx, f, 4, 0);
+  }
+  char info_name[300];
+  snprintf(info_name, sizeof info_name, "%s_tensor_info", net);
+  LLVMValueRef info_init = LLVMConstArray2(info_t, infos, (uint64_t)nsym);
+  LLVMValueRef info = LLVMAddGlobal(c->m, LLVMTypeOf(info_init), info_name);
+  LLVMSetInitializer(info, info_init);
+  LLVMSetGlobalConstant(info, 1);
+  free(infos);
+
+  LLVMTypeRef cfg_fields[6] = {c->i64, c->i64, c->i64, c->i64, c->i64, c->ptr};
+  LLVMTypeRef cfg_t = LLVMStructTypeInContext(c->ctx, cfg_fields, 6, 0);
+  LLVMValueRef f[6] = {const_i64(c, p->const_size), const_i64(c, p->mutable_size), const_i64(c, p->act_size),
+                       const_i64(c, GLOW_ALIGN),    const_i64(c, (uint64_t)nsym),  table};
+  char name[300];
+  snprintf(name, sizeof name, "%s_config", net);
+  LLVMValueRef cfg = LLVMAddGlobal(c->m, cfg_t, name);
+  LLVMSetInitializer(cfg, LLVMConstNamedStruct(cfg_t, f, 6));
+  LLVMSetGlobalConstant(cfg, 1);
+  LLVMSetAlignment(cfg, 8);
+}
+
+static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const char *entry) {
+  LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr};
+  LLVMValueRef fn = LLVMAddFunction(c->m, entry, LLVMFunctionType(c->i32, args, 3, 0));
+  for (unsigned i = 1; i <= 3; i++)
+    add_enum_attr(c->ctx, fn, i, "noalias");
+  add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "nounwind");
+  c->b = LLVMCreateBuilderInContext(c->ctx);
+  LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
+  for (int a = 1; a <= 3; a++)
+    c->area[a] = LLVMGetParam(fn, (unsigned)(a - 1));
+  int rc = 0;
+  for (int s = 0; s < p->norder; s++)
+    rc |= emit_call(c, g, p, &g->nodes[p->order[s]]);
+  LLVMBuildRet(c->b, LLVMConstInt(c->i32, 0, 0));
+  LLVMDisposeBuilder(c->b);
+  return rc;
+}
+
+int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_options *o, void **obj, size_t *obj_size) {
+  const glow_target *tgt = glow_target_for_triple(o->target.triple);
+  if (!tgt) {
+    glow_error("-target", "no kernels for target '%s' in this toolchain; available:", o->target.triple);
+    for (int i = 0; i < glow_ntargets; i++)
+      fprintf(stderr, "  %s (e.g. -target=%s)\n", glow_targets[i]->name, glow_targets[i]->kernel_triple);
+    return -1;
+  }
+  glow_target_options to = o->target;
+  if (!to.cpu || !*to.cpu)
+    to.cpu = tgt->default_cpu;
+  char *cpu = NULL, *features = NULL;
+  LLVMTargetMachineRef tm = glow_target_machine(&to, &cpu, &features);
+  if (!tm)
+    return -1;
+
+  cg c;
+  memset(&c, 0, sizeof c);
+  c.ctx = LLVMContextCreate();
+  LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange((const char *)tgt->bitcode, *tgt->bitcode_size,
+                                                                 "kernels", 0);
+  int rc = -1;
+  if (LLVMParseBitcodeInContext2(c.ctx, mb, &c.m)) {
+    glow_error(NULL, "the %s kernel bitcode embedded in this toolchain is unreadable (rebuild glowc)", tgt->name);
+    goto done;
+  }
+  const char *net = o->network_name;
+  LLVMSetModuleIdentifier(c.m, net, strlen(net));
+  LLVMSetSourceFileName(c.m, net, strlen(net));
+  LLVMSetTarget(c.m, o->target.triple);
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+  LLVMSetModuleDataLayout(c.m, td);
+  LLVMDisposeTargetData(td);
+  c.ptr = LLVMPointerTypeInContext(c.ctx, 0);
+  c.i8 = LLVMInt8TypeInContext(c.ctx);
+  c.i32 = LLVMInt32TypeInContext(c.ctx);
+  c.i64 = LLVMInt64TypeInContext(c.ctx);
+
+  prepare_kernels(&c, cpu, features);
+  if (build_entry(&c, g, p, o->entry_name ? o->entry_name : net))
+    goto done;
+  if (o->dynamic_api)
+    emit_config(&c, g, p, net);
+
+  char *msg = NULL;
+  if (LLVMVerifyModule(c.m, LLVMReturnStatusAction, &msg)) {
+    fprintf(stderr, "glowc: internal error: invalid LLVM module: %s\n", msg);
+    abort();
+  }
+  LLVMDisposeMessage(msg);
+  LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef err = LLVMRunPasses(c.m, "default<O3>", tm, pbo);
+  LLVMDisposePassBuilderOptions(pbo);
+  if (err) {
+    char *e = LLVMGetErrorMessage(err);
+    glow_error(NULL, "LLVM optimization failed: %s", e);
+    LLVMDisposeErrorMessage(e);
+    goto done;
+  }
+  if (getenv("GLOWC_DUMP_LLVM"))
+    LLVMDumpModule(c.m);
+  LLVMMemoryBufferRef out;
+  if (LLVMTargetMachineEmitToMemoryBuffer(tm, c.m, LLVMObjectFile, &msg, &out)) {
+    glow_error(NULL, "LLVM code generation failed for %s: %s", o->target.triple, msg);
+    LLVMDisposeMessage(msg);
+    goto done;
+  }
+  *obj_size = LLVMGetBufferSize(out);
+  *obj = glow_xmalloc(*obj_size);
+  memcpy(*obj, LLVMGetBufferStart(out), *obj_size);
+  LLVMDisposeMemoryBuffer(out);
+  rc = 0;
+done:
+  if (c.m)
+    LLVMDisposeModule(c.m);
+  LLVMDisposeMemoryBuffer(mb);
+  LLVMContextDispose(c.ctx);
+  LLVMDisposeTargetMachine(tm);
+  free(cpu);
+  free(features);
+  return rc;
+}

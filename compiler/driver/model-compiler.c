@@ -1,0 +1,15 @@
+/* model-compiler / glowc: ONNX model in, bundle out. */
+#include "driver/driver.h"
+
+int main(int argc, char **argv) {
+  glow_driver_options d;
+  int rc = glow_driver_parse(argc, argv, &d);
+  if (!rc && d.help)
+    glow_driver_usage(stdout);
+  else if (!rc && d.version)
+    printf("glowc %s\n", GLOWC_VERSION);
+  else if (!rc)
+    rc = glow_driver_compile(&d);
+  glow_driver_options_free(&d);
+  return rc ? 1 : 0;
+}

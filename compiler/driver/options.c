@@ -1,0 +1,264 @@
+/* Command-line options, Glow-compatible spelling: -name=value or -name value
+ * (one or two leading dashes). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver/driver.h"
+
+static const char *usage_text =
+    "USAGE: model-compiler -model=<file.onnx> -emit-bundle=<dir> [options]\n"
+    "\n"
+    "Compiles an ONNX model into a bundle: <dir>/<name>.o, <name>.h and <name>.weights.bin\n"
+    "(plus <name>.weights.txt with -bundle-api=static), following Glow's bundle ABI.\n"
+    "\n"
+    "OPTIONS:\n"
+    "  -model=<file>               ONNX model to compile (required).\n"
+    "  -emit-bundle=<dir>          Directory for the bundle files (required; must exist).\n"
+    "  -backend=CPU                Backend; CPU is the only one (accepted for Glow compatibility).\n"
+    "  -network-name=<name>        Bundle name: file names, symbols and macro prefix\n"
+    "                              (default: the model file name without extension).\n"
+    "  -main-entry-name=<name>     Name of the entry function (default: the network name).\n"
+    "  -bundle-api=static|dynamic  Header with offset macros (static, default) or a\n"
+    "                              <name>_config symbol table (dynamic).\n"
+    "  -target=<triple>            Target triple (default: the host's, %s).\n"
+    "  -mcpu=<cpu>                 Target CPU: a name such as znver4 or skylake-avx512, or\n"
+    "                              'native' for this machine's (default: a portable baseline,\n"
+    "                              x86-64-v2 for x86-64).\n"
+    "  -mattr=<+feat,-feat,...>    Target features to add or remove.\n"
+    "  -relocation-model=pic|static\n"
+    "                              Code model for the object (default: pic, which links into\n"
+    "                              position-independent executables, the distro default).\n"
+    "  -model-input=<name>,<type>,[d0,d1,...]\n"
+    "                              Type and shape of an input (repeatable), for models\n"
+    "                              without them; must agree with the model if it has them.\n"
+    "  -onnx-define-symbol=<name>,<value>\n"
+    "                              Value of a symbolic dimension (repeatable).\n"
+    "  -dump-graph-DAG=<file.dot>  Writes the optimized graph in Graphviz format.\n"
+    "  -dump-after=<pass>          Prints the IR after a pass (infer-fold, materialize-outputs,\n"
+    "                              dead-nodes).\n"
+    "  -verbose                    Reports each stage, memory sizes and timings.\n"
+    "  -version                    Prints the version.\n"
+    "  -help                       Prints this text.\n";
+
+void glow_driver_usage(FILE *f) {
+  char *triple = glow_default_triple();
+  fprintf(f, usage_text, triple);
+  free(triple);
+}
+
+/* "-name=value" / "-name value" / "--name ...": returns the value, or NULL if arg is not this option. */
+static const char *match(int argc, char **argv, int *i, const char *name, int takes_value) {
+  const char *a = argv[*i];
+  if (*a != '-')
+    return NULL;
+  a += a[1] == '-' ? 2 : 1;
+  size_t n = strlen(name);
+  if (strncmp(a, name, n))
+    return NULL;
+  if (!takes_value)
+    return a[n] ? NULL : "";
+  if (a[n] == '=')
+    return a + n + 1;
+  if (a[n] || *i + 1 >= argc)
+    return NULL;
+  return argv[++*i];
+}
+
+static int parse_dims(const char *s, int *rank, int64_t *dims) {
+  /* "[1,3,224,224]" or "1,3,224,224"; "[]" is a scalar. */
+  while (isspace((unsigned char)*s))
+    s++;
+  int bracket = *s == '[';
+  s += bracket;
+  *rank = 0;
+  while (*s && *s != ']') {
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || v < 0 || *rank >= GLOW_MAX_RANK)
+      return -1;
+    dims[(*rank)++] = v;
+    s = end;
+    if (*s == ',')
+      s++;
+  }
+  if (bracket && *s != ']')
+    return -1;
+  return 0;
+}
+
+static int add_model_input(glow_driver_options *d, const char *v) {
+  glow_import_options *o = &d->import;
+  char *copy = glow_xstrdup(v);
+  char *c1 = strchr(copy, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+  int i = o->ninputs;
+  if (!c1 || !c2) {
+    glow_error("-model-input", "'%s' is not <name>,<type>,[d0,d1,...]", v);
+    free(copy);
+    return -1;
+  }
+  *c1 = *c2 = 0;
+  o->input_names = glow_xrealloc(o->input_names, sizeof *o->input_names * (size_t)(i + 1));
+  o->input_types = glow_xrealloc(o->input_types, sizeof *o->input_types * (size_t)(i + 1));
+  o->input_ranks = glow_xrealloc(o->input_ranks, sizeof *o->input_ranks * (size_t)(i + 1));
+  o->input_dims = glow_xrealloc(o->input_dims, sizeof *o->input_dims * (size_t)(i + 1));
+  o->input_names[i] = glow_xstrdup(copy);
+  o->input_types[i] = glow_dtype_from_name(c1 + 1);
+  if (!o->input_types[i]) {
+    glow_error("-model-input", "unknown element type '%s' in '%s' (use float, double, float16, int8, uint8, int16, "
+                               "int32, int64, bool, ...)", c1 + 1, v);
+    free(copy);
+    return -1;
+  }
+  if (parse_dims(c2 + 1, &o->input_ranks[i], o->input_dims[i])) {
+    glow_error("-model-input", "bad shape '%s' in '%s' (expected [d0,d1,...] with at most %d non-negative dims)",
+               c2 + 1, v, GLOW_MAX_RANK);
+    free(copy);
+    return -1;
+  }
+  o->ninputs++;
+  free(copy);
+  return 0;
+}
+
+static int add_symbol(glow_driver_options *d, const char *v) {
+  glow_import_options *o = &d->import;
+  const char *comma = strchr(v, ',');
+  char *end;
+  long long val = comma ? strtoll(comma + 1, &end, 10) : 0;
+  if (!comma || comma == v || end == comma + 1 || *end || val < 0) {
+    glow_error("-onnx-define-symbol", "'%s' is not <name>,<non-negative integer>", v);
+    return -1;
+  }
+  int i = o->nsymbols++;
+  o->symbol_names = glow_xrealloc(o->symbol_names, sizeof *o->symbol_names * (size_t)o->nsymbols);
+  o->symbol_values = glow_xrealloc(o->symbol_values, sizeof *o->symbol_values * (size_t)o->nsymbols);
+  char *name = glow_xmalloc((size_t)(comma - v) + 1);
+  memcpy(name, v, (size_t)(comma - v));
+  name[comma - v] = 0;
+  o->symbol_names[i] = name;
+  o->symbol_values[i] = val;
+  return 0;
+}
+
+/* Default network name: the model file's base name without extension, as an identifier. */
+static char *default_name(const char *model) {
+  const char *base = strrchr(model, '/');
+  base = base ? base + 1 : model;
+  char *n = glow_xstrdup(base), *dot = strrchr(n, '.');
+  if (dot && dot != n)
+    *dot = 0;
+  for (char *p = n; *p; p++)
+    if (!isalnum((unsigned char)*p) && *p != '_')
+      *p = '_';
+  return n;
+}
+
+static int valid_ident(const char *s) {
+  if (!*s || isdigit((unsigned char)*s))
+    return 0;
+  for (; *s; s++)
+    if (!isalnum((unsigned char)*s) && *s != '_')
+      return 0;
+  return 1;
+}
+
+int glow_driver_parse(int argc, char **argv, glow_driver_options *d) {
+  memset(d, 0, sizeof *d);
+  d->bundle.target.pic = 1;
+  int bad = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *v;
+    if ((v = match(argc, argv, &i, "model", 1)))
+      d->model = v;
+    else if ((v = match(argc, argv, &i, "emit-bundle", 1)))
+      d->out_dir = v;
+    else if ((v = match(argc, argv, &i, "backend", 1))) {
+      if (strcmp(v, "CPU")) {
+        glow_error("-backend", "unknown backend '%s' (glowc has one backend: CPU; pick the target with -target)", v);
+        bad = 1;
+      }
+    } else if ((v = match(argc, argv, &i, "network-name", 1)))
+      d->bundle.network_name = v;
+    else if ((v = match(argc, argv, &i, "main-entry-name", 1)))
+      d->bundle.entry_name = v;
+    else if ((v = match(argc, argv, &i, "bundle-api", 1))) {
+      if (!strcmp(v, "static") || !strcmp(v, "dynamic"))
+        d->bundle.dynamic_api = !strcmp(v, "dynamic");
+      else {
+        glow_error("-bundle-api", "'%s' is not static or dynamic", v);
+        bad = 1;
+      }
+    } else if ((v = match(argc, argv, &i, "target", 1)))
+      d->bundle.target.triple = v;
+    else if ((v = match(argc, argv, &i, "mcpu", 1)))
+      d->bundle.target.cpu = v;
+    else if ((v = match(argc, argv, &i, "mattr", 1)))
+      d->bundle.target.features = v;
+    else if ((v = match(argc, argv, &i, "relocation-model", 1))) {
+      if (!strcmp(v, "pic") || !strcmp(v, "static"))
+        d->bundle.target.pic = !strcmp(v, "pic");
+      else {
+        glow_error("-relocation-model", "'%s' is not pic or static", v);
+        bad = 1;
+      }
+    } else if ((v = match(argc, argv, &i, "model-input", 1)))
+      bad |= add_model_input(d, v) != 0;
+    else if ((v = match(argc, argv, &i, "onnx-define-symbol", 1)))
+      bad |= add_symbol(d, v) != 0;
+    else if ((v = match(argc, argv, &i, "dump-graph-DAG", 1)))
+      d->dot_file = v;
+    else if ((v = match(argc, argv, &i, "dump-after", 1)))
+      d->passes.dump_after = v;
+    else if (match(argc, argv, &i, "verbose", 0))
+      d->verbose = d->passes.verbose = d->bundle.verbose = 1;
+    else if (match(argc, argv, &i, "help", 0) || match(argc, argv, &i, "h", 0))
+      d->help = 1;
+    else if (match(argc, argv, &i, "version", 0))
+      d->version = 1;
+    else {
+      glow_error(NULL, "unknown option '%s' (see -help)", argv[i]);
+      bad = 1;
+    }
+  }
+  if (bad || d->help || d->version)
+    return bad ? -1 : 0;
+  if (!d->model) {
+    glow_error(NULL, "no model given: pass -model=<file.onnx> (see -help)");
+    return -1;
+  }
+  if (!d->out_dir) {
+    glow_error(NULL, "no output directory given: pass -emit-bundle=<dir> (see -help)");
+    return -1;
+  }
+  if (!d->bundle.network_name)
+    d->bundle.network_name = d->owned_name = default_name(d->model);
+  if (!valid_ident(d->bundle.network_name)) {
+    glow_error("-network-name", "'%s' is not a C identifier (letters, digits and '_', not starting with a digit)",
+               d->bundle.network_name);
+    return -1;
+  }
+  if (d->bundle.entry_name && !valid_ident(d->bundle.entry_name)) {
+    glow_error("-main-entry-name", "'%s' is not a C identifier", d->bundle.entry_name);
+    return -1;
+  }
+  if (!d->bundle.target.triple)
+    d->bundle.target.triple = d->owned_triple = glow_default_triple();
+  return 0;
+}
+
+void glow_driver_options_free(glow_driver_options *d) {
+  glow_import_options *o = &d->import;
+  for (int i = 0; i < o->ninputs; i++)
+    free((char *)o->input_names[i]);
+  for (int i = 0; i < o->nsymbols; i++)
+    free((char *)o->symbol_names[i]);
+  free(o->input_names);
+  free(o->input_types);
+  free(o->input_ranks);
+  free(o->input_dims);
+  free(o->symbol_names);
+  free(o->symbol_values);
+  free(d->owned_name);
+  free(d->owned_triple);
+}

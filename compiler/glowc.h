@@ -1,0 +1,294 @@
+/* glowc internal header: the graph IR and a table of contents of the compiler,
+ * prototypes grouped under the file that defines them. Host-only code. */
+#ifndef GLOWC_H
+#define GLOWC_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GLOWC_VERSION "0.1.0"
+#define GLOW_MAX_RANK 8
+#define GLOW_ALIGN 64
+
+/* Internal bugs abort with file:line; user errors go through glow_error(). */
+#define unreachable() glow_internal(__FILE__, __LINE__, "unreachable")
+#define GLOW_ASSERT(c) ((c) ? (void)0 : glow_internal(__FILE__, __LINE__, #c))
+
+/* Element types; values are ONNX TensorProto.DataType numbers. */
+typedef enum {
+  GLOW_DT_UNDEF = 0,
+  GLOW_DT_F32 = 1,
+  GLOW_DT_U8 = 2,
+  GLOW_DT_I8 = 3,
+  GLOW_DT_U16 = 4,
+  GLOW_DT_I16 = 5,
+  GLOW_DT_I32 = 6,
+  GLOW_DT_I64 = 7,
+  GLOW_DT_STRING = 8,
+  GLOW_DT_BOOL = 9,
+  GLOW_DT_F16 = 10,
+  GLOW_DT_F64 = 11,
+  GLOW_DT_U32 = 12,
+  GLOW_DT_U64 = 13,
+  GLOW_DT_BF16 = 16,
+  GLOW_DT_COUNT = 17
+} glow_dtype;
+
+typedef enum {
+  GLOW_VAL_ACT = 0,   /* intermediate tensor, lives in the activations area */
+  GLOW_VAL_CONST = 1, /* constant weight, data owned by the value */
+  GLOW_VAL_INPUT = 2, /* graph input (mutable area) */
+} glow_val_kind;
+
+typedef struct glow_value {
+  char *name;
+  glow_dtype dt;
+  int rank; /* -1: shape not known yet */
+  int64_t dims[GLOW_MAX_RANK];
+  glow_val_kind kind;
+  int is_output;  /* graph output (mutable area) */
+  void *data;     /* GLOW_VAL_CONST: dense row-major bytes */
+  int producer;   /* node id or -1 */
+} glow_value;
+
+typedef enum {
+  GLOW_ATTR_UNDEF = 0,
+  GLOW_ATTR_FLOAT = 1,
+  GLOW_ATTR_INT = 2,
+  GLOW_ATTR_STRING = 3,
+  GLOW_ATTR_TENSOR = 4,
+  GLOW_ATTR_GRAPH = 5,
+  GLOW_ATTR_FLOATS = 6,
+  GLOW_ATTR_INTS = 7,
+  GLOW_ATTR_STRINGS = 8,
+} glow_attr_type; /* ONNX AttributeProto.AttributeType numbers */
+
+typedef struct glow_attr {
+  char *name;
+  glow_attr_type type;
+  int64_t i;
+  double f;
+  char *s;          /* STRING (NUL-terminated copy) */
+  int n;            /* element count for INTS / FLOATS / STRINGS */
+  int64_t *ints;
+  double *floats;
+  char **strings;
+  int t_value;      /* TENSOR: id of a constant value holding it */
+} glow_attr;
+
+/* Op kinds, one per line in ops.def. */
+typedef enum {
+#define GLOW_OP(id, onnx_name) GLOW_OP_##id,
+#include "ir/ops.def"
+#undef GLOW_OP
+  GLOW_OP_COUNT
+} glow_op;
+
+typedef struct glow_node {
+  char *name;
+  glow_op op;
+  int nin, nout;
+  int *in;  /* value ids; -1 for an omitted optional input */
+  int *out; /* value ids; -1 for an omitted optional output */
+  int nattr;
+  glow_attr *attrs;
+  int dead;
+} glow_node;
+
+typedef struct glow_graph {
+  const char *file; /* model path, for diagnostics only (never in outputs) */
+  int64_t opset;    /* default-domain opset */
+  glow_value *vals;
+  int nvals, capvals;
+  glow_node *nodes;
+  int nnodes, capnodes;
+  int *inputs, ninputs;   /* graph inputs in model order */
+  int *outputs, noutputs; /* graph outputs in model order */
+} glow_graph;
+
+/* A kernel call: what codegen emits for one node. */
+typedef struct glow_kcall {
+  char kernel[96];   /* symbol in the target's kernel bitcode, e.g. "glow_k_add_f32" */
+  int ntensors;
+  int tensors[16];   /* value ids; outputs first, then inputs */
+  int nparams, capparams;
+  int64_t *params;   /* shapes, strides, attributes; floats as glow_f2p() bits */
+} glow_kcall;
+
+/* How an op is imported, inferred, interpreted and lowered. Each op group
+ * file defines `const glow_op_info glow_op_<ID>` for its ops. */
+typedef struct glow_op_info {
+  const char *onnx_name;
+  int min_in, max_in, min_out, max_out;
+  /* Sets dtype and shape of every output; reads constant inputs when the
+   * shape depends on them. Returns 0, or -1 after glow_node_error(). */
+  int (*infer)(glow_graph *g, glow_node *n);
+  /* Reference semantics: dense row-major buffers, shapes from the graph. */
+  int (*eval)(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins);
+  /* Chooses the kernel and packs its parameters. */
+  int (*lower)(const glow_graph *g, const glow_node *n, glow_kcall *kc);
+} glow_op_info;
+
+#define GLOW_OP(id, onnx_name) extern const glow_op_info glow_op_##id;
+#include "ir/ops.def"
+#undef GLOW_OP
+
+/* util/diag.c */
+void glow_internal(const char *file, int line, const char *msg);
+void glow_error(const char *where, const char *fmt, ...);
+int glow_node_error(const glow_graph *g, const glow_node *n, const char *fmt, ...);
+int glow_error_count(void);
+void glow_set_quiet(int quiet);
+void glow_note(const char *fmt, ...);
+
+/* util/mem.c */
+void *glow_xmalloc(size_t n);
+void *glow_xcalloc(size_t n, size_t sz);
+void *glow_xrealloc(void *p, size_t n);
+char *glow_xstrdup(const char *s);
+
+/* util/write-atomic.c: outputs go to a temporary name and are renamed by
+ * glow_out_commit(), so a failed compile leaves nothing behind. */
+typedef struct glow_outset glow_outset;
+glow_outset *glow_outset_create(void);
+int glow_outset_write(glow_outset *o, const char *path, const void *data, size_t size);
+int glow_outset_commit(glow_outset *o);
+void glow_outset_free(glow_outset *o); /* removes uncommitted temporaries; NULL ok */
+
+/* util/strbuf.c */
+typedef struct glow_strbuf { char *s; size_t len, cap; } glow_strbuf;
+void glow_sb_printf(glow_strbuf *b, const char *fmt, ...);
+void glow_sb_free(glow_strbuf *b);
+
+/* ir/dtype.c */
+size_t glow_dtype_size(glow_dtype dt);
+const char *glow_dtype_name(glow_dtype dt);       /* "float", "int64", ... (ONNX names) */
+const char *glow_dtype_suffix(glow_dtype dt);     /* kernel suffix: "f32", "i64", ... */
+int glow_dtype_is_float(glow_dtype dt);
+int glow_dtype_is_signed_int(glow_dtype dt);
+int glow_dtype_is_unsigned_int(glow_dtype dt);
+glow_dtype glow_dtype_from_name(const char *name); /* "float", "f32", "int64", ...; UNDEF if unknown */
+
+/* ir/graph.c */
+glow_graph *glow_graph_create(const char *file);
+void glow_graph_free(glow_graph *g);
+int glow_value_add(glow_graph *g, const char *name); /* returns id; name may be NULL */
+int glow_value_find(const glow_graph *g, const char *name);
+int glow_node_add(glow_graph *g, glow_op op, const char *name, int nin, const int *in, int nout, const int *out);
+int64_t glow_value_numel(const glow_value *v);
+size_t glow_value_bytes(const glow_value *v);
+void glow_value_set_shape(glow_value *v, glow_dtype dt, int rank, const int64_t *dims);
+int glow_value_make_const(glow_graph *g, int id, glow_dtype dt, int rank, const int64_t *dims, const void *data);
+const glow_op_info *glow_op_get(glow_op op);
+glow_op glow_op_from_onnx(const char *onnx_name); /* GLOW_OP_COUNT if unknown */
+char *glow_shape_str(const glow_value *v, char *buf, size_t cap); /* "float[1,3,224,224]" */
+
+/* ir/attrs.c */
+const glow_attr *glow_attr_find(const glow_node *n, const char *name);
+int64_t glow_attr_int(const glow_node *n, const char *name, int64_t dflt);
+double glow_attr_float(const glow_node *n, const char *name, double dflt);
+const char *glow_attr_string(const glow_node *n, const char *name, const char *dflt);
+/* INTS attribute: returns its count (or -1 if absent) and the array through *v. */
+int glow_attr_ints(const glow_node *n, const char *name, const int64_t **v);
+/* Integer contents of a constant input (any integer dtype) into v[cap]; returns count or -1. */
+int glow_const_ints(const glow_graph *g, int id, int64_t *v, int cap);
+
+/* ir/kcall.c */
+void glow_kcall_init(glow_kcall *kc, const char *kernel_fmt, ...);
+void glow_kcall_tensor(glow_kcall *kc, int value_id);
+void glow_kcall_param(glow_kcall *kc, int64_t p);
+void glow_kcall_paramf(glow_kcall *kc, double f);
+void glow_kcall_params(glow_kcall *kc, int n, const int64_t *p);
+void glow_kcall_free(glow_kcall *kc);
+int64_t glow_f2p(double f);
+
+/* ir/verify.c */
+int glow_graph_verify(const glow_graph *g);
+
+/* ir/dump.c */
+void glow_graph_dump(const glow_graph *g, FILE *f);
+int glow_graph_dump_dot(const glow_graph *g, const char *path);
+
+/* importer/import-onnx.c */
+typedef struct glow_import_options {
+  int nsymbols;
+  const char **symbol_names;
+  int64_t *symbol_values;     /* -onnx-define-symbol=name,value */
+  int ninputs;
+  const char **input_names;   /* -model-input=name,type,[dims] */
+  glow_dtype *input_types;
+  int *input_ranks;
+  int64_t (*input_dims)[GLOW_MAX_RANK];
+} glow_import_options;
+glow_graph *glow_import_onnx(const char *path, const glow_import_options *o);
+
+/* importer/tensor-pb.c: a serialized TensorProto (the conformance suite's .pb files) */
+int glow_tensor_pb_load(const char *path, glow_dtype *dt, int *rank, int64_t *dims, void **data, char **name);
+
+/* passes/: int glow_pass_<name>(glow_graph *g, const glow_pass_options *o) */
+typedef struct glow_pass_options {
+  int verbose;
+  const char *dump_after; /* pass name or NULL */
+} glow_pass_options;
+/* passes/infer-fold.c: shapes for every value, constant subgraphs evaluated */
+int glow_pass_infer_fold(glow_graph *g, const glow_pass_options *o);
+/* passes/dead-nodes.c */
+int glow_pass_dead_nodes(glow_graph *g, const glow_pass_options *o);
+/* passes/materialize-outputs.c */
+int glow_pass_materialize_outputs(glow_graph *g, const glow_pass_options *o);
+/* passes/pipeline.c */
+int glow_run_passes(glow_graph *g, const glow_pass_options *o);
+
+/* interp/interp.c */
+typedef struct glow_tensor { glow_dtype dt; int rank; int64_t dims[GLOW_MAX_RANK]; void *data; } glow_tensor;
+/* Runs the whole graph: inputs in graph-input order; outputs allocated (free with free()). */
+int glow_interp_run(const glow_graph *g, const glow_tensor *inputs, glow_tensor *outputs);
+/* Evaluates one node whose inputs are all constants; its outputs become constants. */
+int glow_interp_fold_node(glow_graph *g, int node_id);
+
+/* interp/elem.c: generic element access for reference code */
+double glow_elem_get(glow_dtype dt, const void *p, int64_t i);
+void glow_elem_set(glow_dtype dt, void *p, int64_t i, double v);
+int64_t glow_elem_geti(glow_dtype dt, const void *p, int64_t i);
+void glow_elem_seti(glow_dtype dt, void *p, int64_t i, int64_t v);
+
+/* plan/plan.c */
+typedef struct glow_plan {
+  uint64_t const_size, mutable_size, act_size, act_lower_bound;
+  uint64_t *offset;    /* per value; meaningful per area */
+  int *area;           /* per value: 0 none, 1 constant, 2 mutable, 3 activations */
+  int *order;          /* schedule: live node ids */
+  int norder;
+} glow_plan;
+int glow_plan_create(const glow_graph *g, glow_plan *p);
+void glow_plan_free(glow_plan *p);
+
+/* codegen/target.c */
+typedef struct glow_target_options {
+  const char *triple, *cpu, *features;
+  int pic;   /* -relocation-model=pic */
+} glow_target_options;
+
+/* codegen/target-machine.c */
+char *glow_default_triple(void); /* normalized host triple; free() it */
+
+/* codegen/codegen.c */
+typedef struct glow_bundle_options {
+  const char *network_name;
+  const char *entry_name;   /* defaults to network_name */
+  int dynamic_api;          /* -bundle-api=dynamic */
+  glow_target_options target;
+  int verbose;
+} glow_bundle_options;
+/* Emits the object file bytes into *obj (malloc'd). */
+int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_options *o, void **obj, size_t *obj_size);
+
+/* codegen/emit-header.c */
+int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_options *o, glow_strbuf *out);
+/* codegen/emit-weights.c */
+int glow_emit_weights_bin(const glow_graph *g, const glow_plan *p, void **data, size_t *size);
+int glow_emit_weights_txt(const glow_graph *g, const glow_plan *p, glow_strbuf *out);
+
+#endif

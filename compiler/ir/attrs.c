@@ -1,0 +1,48 @@
+/* Attribute and constant-input accessors for op definitions. */
+#include <string.h>
+
+#include "glowc.h"
+
+const glow_attr *glow_attr_find(const glow_node *n, const char *name) {
+  for (int i = 0; i < n->nattr; i++)
+    if (!strcmp(n->attrs[i].name, name))
+      return &n->attrs[i];
+  return NULL;
+}
+
+int64_t glow_attr_int(const glow_node *n, const char *name, int64_t dflt) {
+  const glow_attr *a = glow_attr_find(n, name);
+  return a && a->type == GLOW_ATTR_INT ? a->i : dflt;
+}
+
+double glow_attr_float(const glow_node *n, const char *name, double dflt) {
+  const glow_attr *a = glow_attr_find(n, name);
+  return a && a->type == GLOW_ATTR_FLOAT ? a->f : dflt;
+}
+
+const char *glow_attr_string(const glow_node *n, const char *name, const char *dflt) {
+  const glow_attr *a = glow_attr_find(n, name);
+  return a && a->type == GLOW_ATTR_STRING ? a->s : dflt;
+}
+
+int glow_attr_ints(const glow_node *n, const char *name, const int64_t **v) {
+  const glow_attr *a = glow_attr_find(n, name);
+  if (!a || a->type != GLOW_ATTR_INTS)
+    return -1;
+  *v = a->ints;
+  return a->n;
+}
+
+int glow_const_ints(const glow_graph *g, int id, int64_t *v, int cap) {
+  if (id < 0)
+    return -1;
+  const glow_value *c = &g->vals[id];
+  if (c->kind != GLOW_VAL_CONST || !(glow_dtype_is_signed_int(c->dt) || glow_dtype_is_unsigned_int(c->dt)))
+    return -1;
+  int64_t n = glow_value_numel(c);
+  if (n > cap)
+    return -1;
+  for (int64_t i = 0; i < n; i++)
+    v[i] = glow_elem_geti(c->dt, c->data, i);
+  return (int)n;
+}

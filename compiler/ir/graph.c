@@ -1,0 +1,140 @@
+/* Graph IR: values and nodes in arrays indexed by integer ids. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "glowc.h"
+
+static const glow_op_info *const op_table[] = {
+#define GLOW_OP(id, onnx_name) &glow_op_##id,
+#include "ir/ops.def"
+#undef GLOW_OP
+};
+_Static_assert(sizeof op_table / sizeof op_table[0] == GLOW_OP_COUNT, "op table out of sync with ops.def");
+
+const glow_op_info *glow_op_get(glow_op op) {
+  GLOW_ASSERT(op >= 0 && op < GLOW_OP_COUNT);
+  return op_table[op];
+}
+
+glow_op glow_op_from_onnx(const char *onnx_name) {
+  for (int i = 0; i < GLOW_OP_COUNT; i++)
+    if (!strcmp(op_table[i]->onnx_name, onnx_name))
+      return (glow_op)i;
+  return GLOW_OP_COUNT;
+}
+
+glow_graph *glow_graph_create(const char *file) {
+  glow_graph *g = glow_xcalloc(1, sizeof *g);
+  g->file = file;
+  return g;
+}
+
+void glow_graph_free(glow_graph *g) {
+  if (!g)
+    return;
+  for (int i = 0; i < g->nvals; i++) {
+    free(g->vals[i].name);
+    free(g->vals[i].data);
+  }
+  for (int i = 0; i < g->nnodes; i++) {
+    glow_node *n = &g->nodes[i];
+    free(n->name);
+    free(n->in);
+    free(n->out);
+    for (int a = 0; a < n->nattr; a++) {
+      glow_attr *at = &n->attrs[a];
+      free(at->name);
+      free(at->s);
+      free(at->ints);
+      free(at->floats);
+      for (int k = 0; at->strings && k < at->n; k++)
+        free(at->strings[k]);
+      free(at->strings);
+    }
+    free(n->attrs);
+  }
+  free(g->vals);
+  free(g->nodes);
+  free(g->inputs);
+  free(g->outputs);
+  free(g);
+}
+
+int glow_value_add(glow_graph *g, const char *name) {
+  if (g->nvals == g->capvals) {
+    g->capvals = g->capvals ? g->capvals * 2 : 64;
+    g->vals = glow_xrealloc(g->vals, (size_t)g->capvals * sizeof *g->vals);
+  }
+  glow_value *v = &g->vals[g->nvals];
+  memset(v, 0, sizeof *v);
+  v->name = glow_xstrdup(name ? name : "");
+  v->rank = -1;
+  v->producer = -1;
+  return g->nvals++;
+}
+
+int glow_value_find(const glow_graph *g, const char *name) {
+  for (int i = g->nvals - 1; i >= 0; i--)
+    if (!strcmp(g->vals[i].name, name))
+      return i;
+  return -1;
+}
+
+int glow_node_add(glow_graph *g, glow_op op, const char *name, int nin, const int *in, int nout, const int *out) {
+  if (g->nnodes == g->capnodes) {
+    g->capnodes = g->capnodes ? g->capnodes * 2 : 64;
+    g->nodes = glow_xrealloc(g->nodes, (size_t)g->capnodes * sizeof *g->nodes);
+  }
+  glow_node *n = &g->nodes[g->nnodes];
+  memset(n, 0, sizeof *n);
+  n->name = glow_xstrdup(name ? name : "");
+  n->op = op;
+  n->nin = nin;
+  n->nout = nout;
+  n->in = glow_xmalloc(sizeof(int) * (size_t)(nin ? nin : 1));
+  n->out = glow_xmalloc(sizeof(int) * (size_t)(nout ? nout : 1));
+  memcpy(n->in, in, sizeof(int) * (size_t)nin);
+  memcpy(n->out, out, sizeof(int) * (size_t)nout);
+  for (int i = 0; i < nout; i++)
+    if (out[i] >= 0)
+      g->vals[out[i]].producer = g->nnodes;
+  return g->nnodes++;
+}
+
+int64_t glow_value_numel(const glow_value *v) {
+  int64_t n = 1;
+  for (int i = 0; i < v->rank; i++)
+    n *= v->dims[i];
+  return n;
+}
+
+size_t glow_value_bytes(const glow_value *v) { return (size_t)glow_value_numel(v) * glow_dtype_size(v->dt); }
+
+void glow_value_set_shape(glow_value *v, glow_dtype dt, int rank, const int64_t *dims) {
+  GLOW_ASSERT(rank >= 0 && rank <= GLOW_MAX_RANK);
+  v->dt = dt;
+  v->rank = rank;
+  for (int i = 0; i < rank; i++)
+    v->dims[i] = dims[i];
+}
+
+int glow_value_make_const(glow_graph *g, int id, glow_dtype dt, int rank, const int64_t *dims, const void *data) {
+  glow_value *v = &g->vals[id];
+  glow_value_set_shape(v, dt, rank, dims);
+  size_t n = glow_value_bytes(v);
+  free(v->data);
+  v->data = glow_xmalloc(n);
+  if (n)
+    memcpy(v->data, data, n);
+  v->kind = GLOW_VAL_CONST;
+  return 0;
+}
+
+char *glow_shape_str(const glow_value *v, char *buf, size_t cap) {
+  size_t k = (size_t)snprintf(buf, cap, "%s[", glow_dtype_name(v->dt));
+  for (int i = 0; i < v->rank && k < cap; i++)
+    k += (size_t)snprintf(buf + k, cap - k, "%s%lld", i ? "," : "", (long long)v->dims[i]);
+  if (k < cap)
+    snprintf(buf + k, cap - k, "]");
+  return buf;
+}

@@ -1,0 +1,64 @@
+/* Softmax (opset < 13: coerced to 2-D at axis; opset >= 13: along one axis). */
+#include <math.h>
+
+#include "ops/op-util.h"
+
+static int softmax_extents(const glow_graph *g, const glow_node *n, int64_t *outer, int64_t *len, int64_t *inner) {
+  const glow_value *x = glow_in(g, n, 0);
+  int new_semantics = g->opset >= 13;
+  int axis = glow_norm_axis(g, n, glow_attr_int(n, "axis", new_semantics ? -1 : 1), x->rank);
+  if (axis < 0)
+    return -1;
+  *outer = *len = *inner = 1;
+  for (int d = 0; d < x->rank; d++) {
+    if (d < axis)
+      *outer *= x->dims[d];
+    else if (d == axis || !new_semantics)
+      *len *= x->dims[d];
+    else
+      *inner *= x->dims[d];
+  }
+  return 0;
+}
+
+static int infer_softmax(glow_graph *g, glow_node *n) {
+  int64_t o, l, i;
+  if (!glow_dtype_is_float(glow_in(g, n, 0)->dt))
+    return glow_node_error(g, n, "input type %s is not supported", glow_dtype_name(glow_in(g, n, 0)->dt));
+  if (softmax_extents(g, n, &o, &l, &i))
+    return -1;
+  return glow_infer_same_as_input(g, n);
+}
+
+static int eval_softmax(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  int64_t outer, len, inner;
+  glow_dtype dt = glow_in(g, n, 0)->dt;
+  softmax_extents(g, n, &outer, &len, &inner);
+  for (int64_t a = 0; a < outer; a++)
+    for (int64_t c = 0; c < inner; c++) {
+      int64_t base = a * len * inner + c;
+      double mx = -INFINITY, sum = 0;
+      for (int64_t k = 0; k < len; k++)
+        mx = fmax(mx, glow_elem_get(dt, ins[0], base + k * inner));
+      for (int64_t k = 0; k < len; k++)
+        sum += exp(glow_elem_get(dt, ins[0], base + k * inner) - mx);
+      for (int64_t k = 0; k < len; k++)
+        glow_elem_set(dt, outs[0], base + k * inner, exp(glow_elem_get(dt, ins[0], base + k * inner) - mx) / sum);
+    }
+  return 0;
+}
+
+static int lower_softmax(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
+  int64_t p[3];
+  if (glow_in(g, n, 0)->dt != GLOW_DT_F32)
+    return glow_node_error(g, n, "no kernel for type %s", glow_dtype_name(glow_in(g, n, 0)->dt));
+  if (softmax_extents(g, n, &p[0], &p[1], &p[2]))
+    return -1;
+  glow_kcall_init(kc, "glow_k_softmax_f32");
+  glow_kcall_tensor(kc, n->out[0]);
+  glow_kcall_tensor(kc, n->in[0]);
+  glow_kcall_params(kc, 3, p);
+  return 0;
+}
+
+const glow_op_info glow_op_SOFTMAX = {"Softmax", 1, 1, 1, 1, infer_softmax, eval_softmax, lower_softmax};

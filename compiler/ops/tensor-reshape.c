@@ -1,0 +1,64 @@
+/* Identity, Reshape, Flatten: same bytes, new shape. */
+#include "ops/op-util.h"
+
+static int infer_identity(glow_graph *g, glow_node *n) { return glow_infer_same_as_input(g, n); }
+
+const glow_op_info glow_op_IDENTITY = {"Identity", 1, 1, 1, 1, infer_identity, glow_eval_copy, glow_lower_copy};
+
+static int infer_reshape(glow_graph *g, glow_node *n) {
+  const glow_value *x = glow_in(g, n, 0);
+  int64_t shape[GLOW_MAX_RANK + 1];
+  int r = glow_const_ints(g, n->in[1], shape, GLOW_MAX_RANK + 1);
+  if (r < 0)
+    return glow_node_error(g, n, "the target shape must be a constant integer tensor of at most %d elements "
+                                 "(data-dependent shapes are not supported)", GLOW_MAX_RANK);
+  int allowzero = (int)glow_attr_int(n, "allowzero", 0), infer = -1;
+  int64_t known = 1, total = glow_value_numel(x);
+  for (int d = 0; d < r; d++) {
+    if (shape[d] == 0 && !allowzero) {
+      if (d >= x->rank)
+        return glow_node_error(g, n, "shape entry %d is 0 (copy) but the input has rank %d", d, x->rank);
+      shape[d] = x->dims[d];
+    }
+    if (shape[d] == -1) {
+      if (infer >= 0)
+        return glow_node_error(g, n, "more than one -1 in the target shape");
+      infer = d;
+    } else if (shape[d] < 0) {
+      return glow_node_error(g, n, "invalid target shape entry %lld", (long long)shape[d]);
+    } else {
+      known *= shape[d];
+    }
+  }
+  if (infer >= 0)
+    shape[infer] = known ? total / known : 0;
+  int64_t got = 1;
+  for (int d = 0; d < r; d++)
+    got *= shape[d];
+  if (got != total) {
+    char s[128];
+    return glow_node_error(g, n, "cannot reshape %s (%lld elements) into a shape of %lld elements",
+                           glow_shape_str(x, s, sizeof s), (long long)total, (long long)got);
+  }
+  glow_value_set_shape(glow_out(g, n, 0), x->dt, r, shape);
+  return 0;
+}
+
+const glow_op_info glow_op_RESHAPE = {"Reshape", 2, 2, 1, 1, infer_reshape, glow_eval_copy, glow_lower_copy};
+
+static int infer_flatten(glow_graph *g, glow_node *n) {
+  const glow_value *x = glow_in(g, n, 0);
+  int64_t axis = glow_attr_int(n, "axis", 1);
+  if (axis < 0)
+    axis += x->rank;
+  if (axis < 0 || axis > x->rank)
+    return glow_node_error(g, n, "axis %lld is out of range for rank %d", (long long)glow_attr_int(n, "axis", 1),
+                           x->rank);
+  int64_t d[2] = {1, 1};
+  for (int i = 0; i < x->rank; i++)
+    d[i < axis ? 0 : 1] *= x->dims[i];
+  glow_value_set_shape(glow_out(g, n, 0), x->dt, 2, d);
+  return 0;
+}
+
+const glow_op_info glow_op_FLATTEN = {"Flatten", 1, 1, 1, 1, infer_flatten, glow_eval_copy, glow_lower_copy};

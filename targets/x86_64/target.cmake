@@ -1,0 +1,4 @@
+# Kernel bitcode for x86-64: SysV ABI, ELF. CPU features come from -mcpu/-mattr at model-compile time.
+set(GLOWC_TARGET_TRIPLE x86_64-unknown-linux-gnu)
+set(GLOWC_TARGET_CFLAGS "")
+set(GLOWC_TARGET_KERNEL_SOURCES)

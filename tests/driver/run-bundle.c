@@ -1,0 +1,181 @@
+/* Test driver: runs a dynamic-API bundle named "model" on a test case folder
+ * (input_N.pb, output_N.pb as in the ONNX node tests) and compares outputs.
+ *
+ *   run-bundle <model.weights.bin> <case_dir> [-rtol R] [-atol A] [-max-rel E]
+ *
+ * Elementwise check: |got - want| <= atol + rtol * |want| for floats, exact
+ * for integers and bools. -max-rel E instead requires
+ * max|got - want| / max|want| <= E (the real-model criterion). Prints the
+ * errors; exit 0 if every output matches, 1 if not, 2 on a usage/IO error. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "glowc.h"
+
+/* The bundle under test, compiled with -network-name=model -bundle-api=dynamic. */
+struct SymbolTableEntry {
+  const char *name;
+  uint64_t offset, size;
+  char kind;
+};
+struct BundleConfig {
+  uint64_t constantWeightVarsMemSize, mutableWeightVarsMemSize, activationsMemSize, alignment, numSymbols;
+  const struct SymbolTableEntry *symbolTable;
+};
+struct GlowTensorInfo {
+  const char *name;
+  uint64_t dtype, rank, dims[8];
+};
+extern const struct BundleConfig model_config;
+extern const struct GlowTensorInfo model_tensor_info[];
+int model(uint8_t *constantWeight, uint8_t *mutableWeight, uint8_t *activations);
+
+static void *aligned(uint64_t size, uint64_t align) {
+  void *p = NULL;
+  if (posix_memalign(&p, align, size ? size : align))
+    return NULL;
+  memset(p, 0, size);
+  return p;
+}
+
+static int count_inputs(const char *dir) {
+  int n = 0;
+  char path[4096];
+  for (;; n++) {
+    snprintf(path, sizeof path, "%s/input_%d.pb", dir, n);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+      return n;
+    fclose(f);
+  }
+}
+
+static int compare(const struct GlowTensorInfo *ti, const void *got, const glow_tensor *want, double rtol,
+                   double atol, double max_rel) {
+  int64_t n = 1;
+  for (uint64_t d = 0; d < ti->rank; d++)
+    n *= (int64_t)ti->dims[d];
+  int64_t wn = 1;
+  for (int d = 0; d < want->rank; d++)
+    wn *= want->dims[d];
+  if ((int)ti->dtype != want->dt || wn != n) {
+    printf("output %s: expected %s with %lld elements, bundle has %s with %lld\n", ti->name,
+           glow_dtype_name(want->dt), (long long)wn, glow_dtype_name((glow_dtype)ti->dtype), (long long)n);
+    return 1;
+  }
+  glow_dtype dt = want->dt;
+  double max_abs = 0, max_ref = 0;
+  int64_t bad = 0, first_bad = -1;
+  for (int64_t i = 0; i < n; i++) {
+    if (glow_dtype_is_float(dt)) {
+      double a = glow_elem_get(dt, got, i), b = glow_elem_get(dt, want->data, i);
+      if (isnan(b) ? !isnan(a) : (isinf(b) ? a != b : fabs(a - b) > atol + rtol * fabs(b))) {
+        if (max_rel < 0 && first_bad < 0)
+          first_bad = i;
+        bad += max_rel < 0;
+      }
+      if (!isnan(b) && !isinf(b)) {
+        max_abs = fmax(max_abs, fabs(a - b));
+        max_ref = fmax(max_ref, fabs(b));
+      }
+      if (isnan(a) && !isnan(b))
+        max_abs = INFINITY;
+    } else if (glow_elem_geti(dt, got, i) != glow_elem_geti(dt, want->data, i)) {
+      if (first_bad < 0)
+        first_bad = i;
+      bad++;
+    }
+  }
+  double rel = max_ref > 0 ? max_abs / max_ref : max_abs;
+  if (max_rel >= 0 && glow_dtype_is_float(dt) && !(rel <= max_rel))
+    bad++;
+  printf("output %s: %lld elements, max abs error %.3g, max relative error %.3g%s\n", ti->name, (long long)n,
+         max_abs, rel, bad ? " MISMATCH" : "");
+  if (first_bad >= 0)
+    printf("  first mismatch at %lld: got %.9g, want %.9g\n", (long long)first_bad,
+           glow_elem_get(dt, got, first_bad), glow_elem_get(dt, want->data, first_bad));
+  return bad != 0;
+}
+
+int main(int argc, char **argv) {
+  double rtol = 1e-3, atol = 1e-5, max_rel = -1;
+  if (argc < 3) {
+    fprintf(stderr, "usage: run-bundle <model.weights.bin> <case_dir> [-rtol R] [-atol A] [-max-rel E]\n");
+    return 2;
+  }
+  for (int i = 3; i + 1 < argc; i += 2) {
+    if (!strcmp(argv[i], "-rtol"))
+      rtol = atof(argv[i + 1]);
+    else if (!strcmp(argv[i], "-atol"))
+      atol = atof(argv[i + 1]);
+    else if (!strcmp(argv[i], "-max-rel"))
+      max_rel = atof(argv[i + 1]);
+  }
+  const struct BundleConfig *c = &model_config;
+  uint8_t *cw = aligned(c->constantWeightVarsMemSize, c->alignment);
+  uint8_t *mw = aligned(c->mutableWeightVarsMemSize, c->alignment);
+  uint8_t *act = aligned(c->activationsMemSize, c->alignment);
+  FILE *wf = fopen(argv[1], "rb");
+  if (!cw || !mw || !act || !wf) {
+    fprintf(stderr, "run-bundle: cannot open %s or allocate memory\n", argv[1]);
+    return 2;
+  }
+  if (fread(cw, 1, c->constantWeightVarsMemSize, wf) != c->constantWeightVarsMemSize) {
+    fprintf(stderr, "run-bundle: %s is shorter than the bundle's %llu bytes of constants\n", argv[1],
+            (unsigned long long)c->constantWeightVarsMemSize);
+    return 2;
+  }
+  fclose(wf);
+  int nin = count_inputs(argv[2]);
+  char path[4096];
+  /* Inputs come first in the symbol table, in graph-input order. */
+  for (int i = 0; i < nin; i++) {
+    snprintf(path, sizeof path, "%s/input_%d.pb", argv[2], i);
+    glow_tensor t;
+    char *name = NULL;
+    if (glow_tensor_pb_load(path, &t.dt, &t.rank, t.dims, &t.data, &name)) {
+      fprintf(stderr, "run-bundle: cannot load %s\n", path);
+      return 2;
+    }
+    if ((uint64_t)i >= c->numSymbols) {
+      fprintf(stderr, "run-bundle: the test has more inputs than the bundle\n");
+      return 2;
+    }
+    const struct GlowTensorInfo *ti = &model_tensor_info[i];
+    int64_t n = 1;
+    for (int d = 0; d < t.rank; d++)
+      n *= t.dims[d];
+    if ((int)ti->dtype != t.dt || (uint64_t)n != c->symbolTable[i].size) {
+      fprintf(stderr, "run-bundle: input %d (%s) has type %s and %lld elements; the bundle expects %s and %llu\n", i,
+              ti->name, glow_dtype_name(t.dt), (long long)n, glow_dtype_name((glow_dtype)ti->dtype),
+              (unsigned long long)c->symbolTable[i].size);
+      return 2;
+    }
+    memcpy(mw + c->symbolTable[i].offset, t.data, (size_t)n * glow_dtype_size(t.dt));
+    free(t.data);
+    free(name);
+  }
+  if (model(cw, mw, act) != 0) {
+    printf("bundle returned an error\n");
+    return 1;
+  }
+  int bad = 0;
+  for (uint64_t s = (uint64_t)nin, o = 0; s < c->numSymbols; s++, o++) {
+    snprintf(path, sizeof path, "%s/output_%llu.pb", argv[2], (unsigned long long)o);
+    glow_tensor want;
+    char *name = NULL;
+    if (glow_tensor_pb_load(path, &want.dt, &want.rank, want.dims, &want.data, &name)) {
+      fprintf(stderr, "run-bundle: cannot load %s\n", path);
+      return 2;
+    }
+    bad |= compare(&model_tensor_info[s], mw + c->symbolTable[s].offset, &want, rtol, atol, max_rel);
+    free(want.data);
+    free(name);
+  }
+  free(cw);
+  free(mw);
+  free(act);
+  return bad;
+}
