@@ -10,6 +10,8 @@ typedef struct glow_driver_options {
   glow_import_options import;
   glow_pass_options passes;
   glow_bundle_options bundle;
+  int nbind;
+  const char **bind; /* -bind-input=<name>,<tensor.pb> */
   char *owned_name, *owned_triple;
 } glow_driver_options;
 

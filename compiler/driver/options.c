@@ -34,6 +34,10 @@ static const char *usage_text =
     "                              without them; must agree with the model if it has them.\n"
     "  -onnx-define-symbol=<name>,<value>\n"
     "                              Value of a symbolic dimension (repeatable).\n"
+    "  -bind-input=<name>,<tensor.pb>\n"
+    "                              Fixes an input to the values in a serialized ONNX\n"
+    "                              TensorProto: it becomes a constant of the bundle (for\n"
+    "                              inputs that give shapes, axes or sizes; repeatable).\n"
     "  -dump-graph-DAG=<file.dot>  Writes the optimized graph in Graphviz format.\n"
     "  -dump-after=<pass>          Prints the IR after a pass (infer-fold, materialize-outputs,\n"
     "                              dead-nodes).\n"
@@ -206,7 +210,14 @@ int glow_driver_parse(int argc, char **argv, glow_driver_options *d) {
       bad |= add_model_input(d, v) != 0;
     else if ((v = match(argc, argv, &i, "onnx-define-symbol", 1)))
       bad |= add_symbol(d, v) != 0;
-    else if ((v = match(argc, argv, &i, "dump-graph-DAG", 1)))
+    else if ((v = match(argc, argv, &i, "bind-input", 1))) {
+      if (!strchr(v, ',')) {
+        glow_error("-bind-input", "'%s' is not <input name>,<tensor.pb>", v);
+        bad = 1;
+      }
+      d->bind = glow_xrealloc(d->bind, sizeof *d->bind * (size_t)(d->nbind + 1));
+      d->bind[d->nbind++] = v;
+    } else if ((v = match(argc, argv, &i, "dump-graph-DAG", 1)))
       d->dot_file = v;
     else if ((v = match(argc, argv, &i, "dump-after", 1)))
       d->passes.dump_after = v;
@@ -259,6 +270,7 @@ void glow_driver_options_free(glow_driver_options *d) {
   free(o->input_dims);
   free(o->symbol_names);
   free(o->symbol_values);
+  free(d->bind);
   free(d->owned_name);
   free(d->owned_triple);
 }

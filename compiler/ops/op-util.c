@@ -76,3 +76,17 @@ int glow_eval_copy(const glow_graph *g, const glow_node *n, void *const *outs, c
   memcpy(outs[0], ins[0], glow_value_bytes(glow_out(g, n, 0)));
   return 0;
 }
+
+int glow_need_const_ints(const glow_graph *g, const glow_node *n, int idx, const char *what, int64_t *v, int cap) {
+  int id = idx < n->nin ? n->in[idx] : -1;
+  if (id < 0)
+    return glow_node_error(g, n, "input %d (%s) is missing", idx, what);
+  const glow_value *c = &g->vals[id];
+  if (c->kind != GLOW_VAL_CONST)
+    return glow_node_error(g, n, "input '%s' (%s) must be a compile-time constant: glowc compiles static shapes "
+                                 "(bind it to fixed values with -bind-input=%s,<tensor.pb>)", c->name, what, c->name);
+  int k = glow_const_ints(g, id, v, cap);
+  if (k < 0)
+    return glow_node_error(g, n, "input '%s' (%s) must be an integer tensor of at most %d elements", c->name, what, cap);
+  return k;
+}

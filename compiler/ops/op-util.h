@@ -23,6 +23,10 @@ void glow_broadcast_strides(const glow_value *v, int r, const int64_t *dims, int
 void glow_dense_strides(int rank, const int64_t *dims, int64_t *strides);
 /* Normalizes a possibly negative axis against rank; -1 after an error. */
 int glow_norm_axis(const glow_graph *g, const glow_node *n, int64_t axis, int rank);
+/* Reads constant integer input `idx` (a shape, axes, pads, ...) into v[cap]; returns the count.
+ * If the input is not a compile-time constant, reports the standard error (which names
+ * the value and how to bind it with -bind-input) and returns -1. `what` names its role. */
+int glow_need_const_ints(const glow_graph *g, const glow_node *n, int idx, const char *what, int64_t *v, int cap);
 /* Lowering for ops that are a plain byte copy of input 0 (Identity, Reshape, ...). */
 int glow_lower_copy(const glow_graph *g, const glow_node *n, glow_kcall *kc);
 /* Reference for a plain byte copy of input 0. */

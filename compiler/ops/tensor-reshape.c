@@ -8,10 +8,9 @@ const glow_op_info glow_op_IDENTITY = {"Identity", 1, 1, 1, 1, infer_identity, g
 static int infer_reshape(glow_graph *g, glow_node *n) {
   const glow_value *x = glow_in(g, n, 0);
   int64_t shape[GLOW_MAX_RANK + 1];
-  int r = glow_const_ints(g, n->in[1], shape, GLOW_MAX_RANK + 1);
+  int r = glow_need_const_ints(g, n, 1, "the target shape", shape, GLOW_MAX_RANK + 1);
   if (r < 0)
-    return glow_node_error(g, n, "the target shape must be a constant integer tensor of at most %d elements "
-                                 "(data-dependent shapes are not supported)", GLOW_MAX_RANK);
+    return -1;
   int allowzero = (int)glow_attr_int(n, "allowzero", 0), infer = -1;
   int64_t known = 1, total = glow_value_numel(x);
   for (int d = 0; d < r; d++) {

@@ -1,8 +1,13 @@
-# Portable kernels, compiled to bitcode for every target (paths relative to targets/common).
+# Portable kernels, compiled to bitcode for every target (paths relative to
+# targets/common), one section per op group as in compiler/ops/sources.cmake.
 set(GLOWC_KERNEL_SOURCES
   kernels/copy.c
+  # tensor
+  # elementwise
   kernels/relu.c
   kernels/add.c
+  # nn
   kernels/gemm.c
+  # reduce
   kernels/softmax.c
 )

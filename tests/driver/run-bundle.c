@@ -60,7 +60,7 @@ static int compare(const struct GlowTensorInfo *ti, const void *got, const glow_
   int64_t wn = 1;
   for (int d = 0; d < want->rank; d++)
     wn *= want->dims[d];
-  if ((int)ti->dtype != want->dt || wn != n) {
+  if ((glow_dtype)ti->dtype != want->dt || wn != n) {
     printf("output %s: expected %s with %lld elements, bundle has %s with %lld\n", ti->name,
            glow_dtype_name(want->dt), (long long)wn, glow_dtype_name((glow_dtype)ti->dtype), (long long)n);
     return 1;
@@ -130,7 +130,10 @@ int main(int argc, char **argv) {
   fclose(wf);
   int nin = count_inputs(argv[2]);
   char path[4096];
-  /* Inputs come first in the symbol table, in graph-input order. */
+  /* Inputs come first in the symbol table, in graph-input order. A test input
+   * is matched by its TensorProto name; inputs bound at compile time
+   * (-bind-input) are not in the bundle and are skipped. */
+  int nsym_in = 0;
   for (int i = 0; i < nin; i++) {
     snprintf(path, sizeof path, "%s/input_%d.pb", argv[2], i);
     glow_tensor t;
@@ -139,21 +142,29 @@ int main(int argc, char **argv) {
       fprintf(stderr, "run-bundle: cannot load %s\n", path);
       return 2;
     }
-    if ((uint64_t)i >= c->numSymbols) {
-      fprintf(stderr, "run-bundle: the test has more inputs than the bundle\n");
-      return 2;
+    int s = -1;
+    for (uint64_t k = 0; k < c->numSymbols && s < 0; k++)
+      if (name && *name && !strcmp(name, c->symbolTable[k].name))
+        s = (int)k;
+    if (s < 0 && !(name && *name))
+      s = i;
+    if (s < 0 || (uint64_t)s >= c->numSymbols) {
+      free(t.data);
+      free(name);
+      continue;
     }
-    const struct GlowTensorInfo *ti = &model_tensor_info[i];
+    nsym_in++;
+    const struct GlowTensorInfo *ti = &model_tensor_info[s];
     int64_t n = 1;
     for (int d = 0; d < t.rank; d++)
       n *= t.dims[d];
-    if ((int)ti->dtype != t.dt || (uint64_t)n != c->symbolTable[i].size) {
+    if ((glow_dtype)ti->dtype != t.dt || (uint64_t)n != c->symbolTable[s].size) {
       fprintf(stderr, "run-bundle: input %d (%s) has type %s and %lld elements; the bundle expects %s and %llu\n", i,
               ti->name, glow_dtype_name(t.dt), (long long)n, glow_dtype_name((glow_dtype)ti->dtype),
-              (unsigned long long)c->symbolTable[i].size);
+              (unsigned long long)c->symbolTable[s].size);
       return 2;
     }
-    memcpy(mw + c->symbolTable[i].offset, t.data, (size_t)n * glow_dtype_size(t.dt));
+    memcpy(mw + c->symbolTable[s].offset, t.data, (size_t)n * glow_dtype_size(t.dt));
     free(t.data);
     free(name);
   }
@@ -162,7 +173,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   int bad = 0;
-  for (uint64_t s = (uint64_t)nin, o = 0; s < c->numSymbols; s++, o++) {
+  for (uint64_t s = (uint64_t)nsym_in, o = 0; s < c->numSymbols; s++, o++) {
     snprintf(path, sizeof path, "%s/output_%llu.pb", argv[2], (unsigned long long)o);
     glow_tensor want;
     char *name = NULL;

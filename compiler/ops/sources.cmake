@@ -1,0 +1,14 @@
+# Op definitions (paths relative to compiler/), one section per group; each
+# group's ops are listed in ir/ops-<group>.def.
+set(GLOWC_OP_SOURCES
+  ops/op-util.c
+  # tensor: ir/ops-tensor.def
+  ops/tensor-reshape.c
+  # elementwise: ir/ops-elementwise.def
+  ops/elementwise-unary.c
+  ops/elementwise-binary.c
+  # nn: ir/ops-nn.def
+  ops/nn-gemm.c
+  # reduce: ir/ops-reduce.def
+  ops/reduce-softmax.c
+)
