@@ -5,7 +5,8 @@ set(GLOWC_OP_SOURCES
   # tensor: ir/ops-tensor.def
   ops/tensor-reshape.c
   # elementwise: ir/ops-elementwise.def
-  ops/elementwise-unary.c
+  # unary: ir/ops-unary.def
+  ops/unary-math.c
   ops/elementwise-binary.c
   # nn: ir/ops-nn.def
   ops/nn-gemm.c
