@@ -5,9 +5,9 @@ set(GLOWC_OP_SOURCES
   # tensor: ir/ops-tensor.def
   ops/tensor-reshape.c
   # elementwise: ir/ops-elementwise.def
+  ops/elementwise-binary.c
   # unary: ir/ops-unary.def
   ops/unary-math.c
-  ops/elementwise-binary.c
   # nn: ir/ops-nn.def
   ops/nn-gemm.c
   # reduce: ir/ops-reduce.def

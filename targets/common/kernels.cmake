@@ -4,8 +4,9 @@ set(GLOWC_KERNEL_SOURCES
   kernels/copy.c
   # tensor
   # elementwise
-  kernels/relu.c
   kernels/add.c
+  # unary
+  kernels/relu.c
   # nn
   kernels/gemm.c
   # reduce
