@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Installs everything glowc needs to build and test on a fresh Debian 12 (run as root).
+# Idempotent and cheap when all is already there.
+#   install-deps.sh               what building glowc and running its tests needs
+#   install-deps.sh --build-only  only what building glowc needs (no Python, Node, ORT)
+#   GLOWC_ORT_DIR  where onnxruntime-node goes (default $HOME/.cache/glowc/ort)
+set -euo pipefail
+
+build_only=0
+case "${1-}" in
+  "") ;;
+  --build-only) build_only=1 ;;
+  *) echo "usage: install-deps.sh [--build-only]" >&2; exit 2 ;;
+esac
+
+packages=(
+  cmake ninja-build gcc g++ make pkg-config
+  llvm-19-dev clang-19 lld-19
+  protobuf-c-compiler libprotobuf-c-dev libyaml-dev libzstd-dev
+)
+if [ "$build_only" -eq 0 ]; then
+  packages+=(python3-numpy python3-onnx python3-torch python3-torchvision python3-sklearn)
+  # A node from elsewhere (e.g. NodeSource, which bundles npm and conflicts with
+  # Debian's npm package) is kept; only a machine without one gets Debian's.
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$p")
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "install-deps: apt packages: all ${#packages[@]} already installed"
+else
+  echo "install-deps: apt-get update"
+  apt-get update -qq
+  echo "install-deps: apt-get install ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ "$build_only" -eq 1 ]; then
+  echo "install-deps: done (build only)"
+  exit 0
+fi
+
+ort_version=1.30.0
+ort_dir=${GLOWC_ORT_DIR:-$HOME/.cache/glowc/ort}
+ort_pkg=$ort_dir/node_modules/onnxruntime-node/package.json
+if [ -f "$ort_pkg" ] && grep -q "\"version\": \"$ort_version\"" "$ort_pkg"; then
+  echo "install-deps: onnxruntime-node@$ort_version: already in $ort_dir"
+else
+  echo "install-deps: npm install onnxruntime-node@$ort_version into $ort_dir"
+  mkdir -p "$ort_dir"
+  # The package's install script downloads GPU binaries and fails offline; the
+  # CPU library for linux-x64 is inside the package, so scripts are skipped.
+  npm install --ignore-scripts --no-audit --no-fund --loglevel=error --save-exact \
+    --prefix "$ort_dir" "onnxruntime-node@$ort_version"
+fi
+
+echo "install-deps: checking onnxruntime-node loads"
+GLOWC_ORT_DIR=$ort_dir node -e '
+  const ort = require(require("path").join(process.env.GLOWC_ORT_DIR, "node_modules", "onnxruntime-node"));
+  if (typeof ort.InferenceSession !== "function") process.exit(1);'
+echo "install-deps: done"

@@ -1,0 +1,129 @@
+#!/usr/bin/python3
+"""Generates the whole-model test cases: ONNX models, a random input, ONNX Runtime's output.
+
+    /usr/bin/python3 tests/models/gen-models.py <out_dir> [names...]
+
+For each named model (all when none are named) writes
+    <out_dir>/<name>/model.onnx
+    <out_dir>/<name>/test_data_set_0/input_0.pb    random input, fixed seed
+    <out_dir>/<name>/test_data_set_0/output_0.pb   ONNX Runtime's output (the reference)
+in the layout of the ONNX backend tests. Models have random weights (torch.manual_seed(0);
+digits_cnn has its trained ones), batch 1, input "input", output "output":
+    resnet18, mobilenet_v2, squeezenet1_1   torchvision, 1x3x224x224, opset 13
+    mlp                                     64-128-64-10 Linear+Relu, Softmax, opset 13
+    digits_cnn                              trained and exported by examples/digits/train-digits.py
+                                            (the same bytes as digits.onnx; BatchNorm kept), opset 13
+    transformer                             2-layer TransformerEncoder, d_model 128, 1x16x128, opset 14
+Two runs write the same bytes. All six take about 10 s and 66 MB (resnet18 alone 47 MB).
+
+Needs /usr/bin/python3 with torch, torchvision, onnx and sklearn (Debian packages), `node` on
+PATH and onnxruntime-node (both from scripts/install-deps.sh; GLOWC_ORT_DIR passes through to
+tests/reference/ort-run.js). Generated models are never committed: the build runs this with an
+out_dir in the build tree, one model per command so they build in parallel, e.g.
+    add_custom_command(OUTPUT ${dir}/mlp/model.onnx ${dir}/mlp/test_data_set_0/output_0.pb
+      COMMAND /usr/bin/python3 ${src}/tests/models/gen-models.py ${dir} mlp
+      DEPENDS ${src}/tests/models/gen-models.py ${src}/tests/reference/ort-run.js VERBATIM)
+(digits_cnn also depends on examples/digits/train-digits.py.)
+"""
+import importlib.util
+import io
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+import torchvision
+from onnx import numpy_helper
+from torch import nn
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+ORT_RUN = os.path.join(ROOT, "tests", "reference", "ort-run.js")
+SEED = 0
+
+
+def export(model, shape, opset):
+    """Returns the ONNX bytes of a torch model and a random input for it."""
+    model.eval()
+    buf = io.BytesIO()
+    torch.onnx.export(
+        model, torch.zeros(shape), buf, opset_version=opset, do_constant_folding=True,
+        input_names=["input"], output_names=["output"])
+    return buf.getvalue(), np.random.default_rng(SEED).standard_normal(shape, dtype=np.float32)
+
+
+def image_model(ctor):
+    return lambda: export(ctor(weights=None), (1, 3, 224, 224), 13)
+
+
+def mlp():
+    model = nn.Sequential(
+        nn.Linear(64, 128), nn.ReLU(),
+        nn.Linear(128, 64), nn.ReLU(),
+        nn.Linear(64, 10), nn.Softmax(dim=1))
+    return export(model, (1, 64), 13)
+
+
+def transformer():
+    layer = nn.TransformerEncoderLayer(
+        d_model=128, nhead=4, dim_feedforward=256, dropout=0.0, batch_first=True)
+    return export(nn.TransformerEncoder(layer, num_layers=2), (1, 16, 128), 14)
+
+
+def digits_cnn():
+    """Trained and exported by examples/digits/train-digits.py (same bytes as digits.onnx)."""
+    path = os.path.join(ROOT, "examples", "digits", "train-digits.py")
+    spec = importlib.util.spec_from_file_location("train_digits", path)
+    digits = importlib.util.module_from_spec(spec)
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+    spec.loader.exec_module(digits)
+    buf = io.BytesIO()
+    digits.export(digits.train()[0], buf)
+    pixels = np.random.default_rng(SEED).random((1, 1, 8, 8), dtype=np.float32)
+    return buf.getvalue(), pixels
+
+
+MODELS = {
+    "resnet18": image_model(torchvision.models.resnet18),
+    "mobilenet_v2": image_model(torchvision.models.mobilenet_v2),
+    "squeezenet1_1": image_model(torchvision.models.squeezenet1_1),
+    "mlp": mlp,
+    "digits_cnn": digits_cnn,
+    "transformer": transformer,
+}
+
+
+def generate(out_dir, name):
+    case = os.path.join(out_dir, name, "test_data_set_0")
+    os.makedirs(case, exist_ok=True)
+    t0 = time.monotonic()
+    torch.manual_seed(SEED)
+    onnx_bytes, x = MODELS[name]()
+    model_path = os.path.join(out_dir, name, "model.onnx")
+    with open(model_path, "wb") as f:
+        f.write(onnx_bytes)
+    with open(os.path.join(case, "input_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(x, "input").SerializeToString())
+    t1 = time.monotonic()
+    subprocess.run(["node", ORT_RUN, model_path, case], check=True)
+    t2 = time.monotonic()
+    print(f"gen-models: {name}: export {t1 - t0:.1f} s, onnxruntime {t2 - t1:.1f} s, "
+          f"{len(onnx_bytes)} bytes")
+
+
+def main():
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+        sys.exit(f"usage: gen-models.py <out_dir> [names...]\nmodels: {' '.join(MODELS)}")
+    out_dir, names = sys.argv[1], sys.argv[2:] or list(MODELS)
+    unknown = [n for n in names if n not in MODELS]
+    if unknown:
+        sys.exit(f"gen-models: unknown model(s) {' '.join(unknown)}; known: {' '.join(MODELS)}")
+    torch.set_num_threads(1)
+    for name in names:
+        generate(out_dir, name)
+
+
+if __name__ == "__main__":
+    main()
