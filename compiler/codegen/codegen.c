@@ -134,17 +134,18 @@ static void emit_config(cg *c, const glow_graph *g, const glow_plan *p, const ch
 
   /* glowc's extension: dtype and shape of every symbol, in symbol-table order. */
   LLVMTypeRef dims_t = LLVMArrayType2(c->i64, GLOW_MAX_RANK);
-  LLVMTypeRef info_fields[4] = {c->ptr, c->i64, c->i64, dims_t};
-  LLVMTypeRef info_t = LLVMStructTypeInContext(c->ctx, info_fields, 4, 0);
+  LLVMTypeRef info_fields[5] = {c->ptr, c->i64, c->i64, c->i64, dims_t};
+  LLVMTypeRef info_t = LLVMStructTypeInContext(c->ctx, info_fields, 5, 0);
   LLVMValueRef *infos = glow_xmalloc(sizeof *infos * (size_t)(nsym ? nsym : 1));
   for (int i = 0; i < nsym; i++) {
     const glow_value *v = &g->vals[i < g->ninputs ? g->inputs[i] : g->outputs[i - g->ninputs]];
     LLVMValueRef d[GLOW_MAX_RANK];
     for (int k = 0; k < GLOW_MAX_RANK; k++)
       d[k] = const_i64(c, k < v->rank ? (uint64_t)v->dims[k] : 0);
-    LLVMValueRef f[4] = {const_string(c, v->name, "sym"), const_i64(c, (uint64_t)v->dt), const_i64(c, (uint64_t)v->rank),
+    LLVMValueRef f[5] = {const_string(c, v->name, "sym"), const_i64(c, (uint64_t)v->dt),
+                         const_i64(c, (uint64_t)v->rank), const_i64(c, i < g->ninputs ? 1 : 2),
                          LLVMConstArray2(c->i64, d, GLOW_MAX_RANK)};
-    infos[i] = LLVMConstStructInContext(c->ctx, f, 4, 0);
+    infos[i] = LLVMConstStructInContext(c->ctx, f, 5, 0);
   }
   char info_name[300];
   snprintf(info_name, sizeof info_name, "%s_tensor_info", net);

@@ -58,7 +58,7 @@ int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_
                     "// glowc extension: element type (ONNX TensorProto.DataType number) and shape\n"
                     "// of each symbol, in symbol-table order (dynamic API: <name>_tensor_info).\n"
                     "struct GlowTensorInfo {\n  const char *name;\n  uint64_t dtype;\n  uint64_t rank;\n"
-                    "  uint64_t dims[8];\n};\n"
+                    "  uint64_t role; // 1: input, 2: output\n  uint64_t dims[8];\n};\n"
                     "typedef struct SymbolTableEntry SymbolTableEntry;\ntypedef struct BundleConfig BundleConfig;\n\n"
                     "#endif\n\n");
   if (!o->dynamic_api) {

@@ -68,8 +68,12 @@ static int bind_inputs(glow_graph *g, const glow_driver_options *d) {
 
 int glow_driver_compile(const glow_driver_options *d) {
   struct stat st;
-  if (stat(d->out_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+  if (stat(d->out_dir, &st) != 0) {
     glow_error(d->out_dir, "the -emit-bundle directory does not exist (create it first)");
+    return -1;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    glow_error(d->out_dir, "-emit-bundle names a file that is not a directory");
     return -1;
   }
   double t0 = now();

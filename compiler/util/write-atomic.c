@@ -62,6 +62,9 @@ int glow_outset_commit(glow_outset *o) {
   for (int i = 0; i < o->n; i++) {
     if (rename(o->tmp[i], o->final[i]) != 0) {
       glow_error(o->final[i], "cannot rename output into place: %s", strerror(errno));
+      /* No half bundle: the files already renamed go too (the temporaries go in glow_outset_free). */
+      for (int k = 0; k < i; k++)
+        unlink(o->final[k]);
       return -1;
     }
     free(o->tmp[i]);

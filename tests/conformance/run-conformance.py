@@ -95,8 +95,9 @@ def one(args, name):
     rc, out = run(link, args.timeout)
     if rc != 0:
         return name, "error", "link failed: " + out.strip()[:300]
-    rc, out = run([exe, os.path.join(work, "model.weights.bin"), os.path.join(case, "test_data_set_0")],
-                  args.timeout)
+    rc, out = run([exe, os.path.join(work, "model.weights.bin"), data] + args.driver_arg, args.timeout)
+    if args.verbose:
+        print("%s:\n%s" % (name, out.strip()), flush=True)
     if rc == 0:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -115,6 +116,9 @@ def main():
     ap.add_argument("--suite", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--must-pass")
+    ap.add_argument("--require-all", action="store_true", help="fail unless every selected test passes")
+    ap.add_argument("--driver-arg", action="append", default=[], help="extra run-bundle argument, e.g. -max-rel=1e-4")
+    ap.add_argument("--verbose", action="store_true", help="print the driver's report for passing tests too")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--filter", default="")
     ap.add_argument("--timeout", type=int, default=120)
@@ -150,6 +154,11 @@ def main():
             print("MUST-PASS test failed: %s (%s: %s)" % (n, results[n][0], results[n][1]))
         status |= bool(missing)
         print("must-pass: %d of %d listed tests passed" % (len(must) - len(missing), len(must)))
+    if args.require_all and counts.get("passed", 0) != len(names):
+        status = 1
+    if not names:
+        print("no test selected")
+        status = 1
     for cat in ("passed", "wrong result", "unsupported", "error"):
         print("%s: %d" % (cat, counts.get(cat, 0)))
     print("conformance: %d passed, %d failed, %d unsupported" % (

@@ -26,7 +26,7 @@ struct BundleConfig {
 };
 struct GlowTensorInfo {
   const char *name;
-  uint64_t dtype, rank, dims[8];
+  uint64_t dtype, rank, role, dims[8];
 };
 extern const struct BundleConfig model_config;
 extern const struct GlowTensorInfo model_tensor_info[];

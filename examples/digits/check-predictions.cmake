@@ -1,0 +1,15 @@
+# Runs the digits example and checks its predictions against expected.txt
+# (ONNX Runtime's predictions for the same samples, written by train-digits.py).
+execute_process(COMMAND ${EXE} ${WEIGHTS} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "digits-classify failed (${rc}):\n${out}")
+endif()
+file(STRINGS ${EXPECTED} expected)
+set(i 0)
+foreach(want ${expected})
+  if(NOT out MATCHES "sample ${i}: predicted ${want} ")
+    message(FATAL_ERROR "sample ${i}: expected prediction ${want}; output was:\n${out}")
+  endif()
+  math(EXPR i "${i} + 1")
+endforeach()
+message(STATUS "all ${i} predictions match ONNX Runtime's")

@@ -1,0 +1,153 @@
+/* glowc runtime: a small C library for programs that use bundles.
+ *
+ * A bundle compiled with -bundle-api=dynamic exports its entry function, a
+ * `<net>_config` (memory sizes and symbol table) and `<net>_tensor_info`
+ * (dtype and shape of each input and output). The runtime loads the weights
+ * file into an aligned constant area, allocates the mutable and activation
+ * areas of each instance, finds inputs and outputs by name, and runs:
+ *
+ *   #include "net.h"
+ *   #include "glow-runtime.h"
+ *
+ *   static const glow_bundle net_bundle = GLOW_BUNDLE(net);
+ *   glow_weights *w;
+ *   glow_instance *inst;
+ *   glow_tensor_ref in, out;
+ *   if (glow_weights_load(&net_bundle, "net.weights.bin", &w) ||
+ *       glow_instance_create(&net_bundle, w, &inst) ||
+ *       glow_instance_find(inst, "input", &in) || glow_instance_find(inst, "output", &out)) {
+ *     fprintf(stderr, "%s\n", glow_last_error());
+ *     return 1;
+ *   }
+ *   memcpy(in.data, image, in.bytes);
+ *   if (glow_instance_run(inst)) ...
+ *   use((const float *)out.data);
+ *   glow_instance_free(inst);
+ *   glow_weights_free(w);
+ *
+ * Several instances may share one glow_weights (the constant area is never
+ * written), so threads can run the same network on their own instance.
+ *
+ * Every function returns GLOW_RT_OK (0) or a negative glow_rt_status, and never
+ * aborts on bad input; glow_last_error() then says what went wrong (per thread).
+ * Free functions accept NULL. */
+#ifndef GLOW_RUNTIME_H
+#define GLOW_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GLOW_RUNTIME_VERSION 1
+
+/* The structures a bundle header defines; the same definitions, guarded the same way. */
+#ifndef _GLOW_BUNDLE_COMMON_DEFS
+#define _GLOW_BUNDLE_COMMON_DEFS
+#define GLOW_SUCCESS 0
+#define GLOW_MEM_ALIGN(size) __attribute__((aligned(size)))
+#define GLOW_GET_ADDR(mutableBaseAddr, placeholderOff) (((uint8_t *)(mutableBaseAddr)) + placeholderOff)
+struct SymbolTableEntry {
+  const char *name;
+  uint64_t offset;
+  uint64_t size;
+  char kind;
+};
+struct BundleConfig {
+  uint64_t constantWeightVarsMemSize;
+  uint64_t mutableWeightVarsMemSize;
+  uint64_t activationsMemSize;
+  uint64_t alignment;
+  uint64_t numSymbols;
+  const struct SymbolTableEntry *symbolTable;
+};
+struct GlowTensorInfo {
+  const char *name;
+  uint64_t dtype;
+  uint64_t rank;
+  uint64_t role; /* 1: input, 2: output */
+  uint64_t dims[8];
+};
+typedef struct SymbolTableEntry SymbolTableEntry;
+typedef struct BundleConfig BundleConfig;
+#endif
+
+/* Status codes; pinned, never renumbered. */
+typedef enum {
+  GLOW_RT_OK = 0,
+  GLOW_RT_ERR_ARG = -1,       /* a NULL or otherwise invalid argument */
+  GLOW_RT_ERR_IO = -2,        /* a file could not be opened or read */
+  GLOW_RT_ERR_SIZE = -3,      /* a weights file whose size does not match the bundle */
+  GLOW_RT_ERR_NOMEM = -4,     /* out of memory */
+  GLOW_RT_ERR_NOT_FOUND = -5, /* no input or output of that name */
+  GLOW_RT_ERR_BUNDLE = -6,    /* the bundle's entry function returned an error */
+} glow_rt_status;
+
+/* One compiled network: what GLOW_BUNDLE(net) gathers from "net.h". */
+typedef struct glow_bundle {
+  const char *name;
+  const struct BundleConfig *config;
+  const struct GlowTensorInfo *tensors; /* in symbol-table order */
+  int (*entry)(uint8_t *constantWeight, uint8_t *mutableWeight, uint8_t *activations);
+} glow_bundle;
+#define GLOW_BUNDLE(net) {#net, &net##_config, net##_tensor_info, net}
+
+/* An input or output of an instance. */
+typedef struct glow_tensor_ref {
+  const char *name;
+  int dtype;            /* ONNX TensorProto.DataType number: 1 float, 7 int64, ... */
+  int rank;
+  const uint64_t *dims; /* rank entries */
+  uint64_t numel;       /* element count */
+  size_t bytes;
+  void *data;           /* inside the instance's mutable area */
+  int is_input;
+} glow_tensor_ref;
+
+typedef struct glow_weights glow_weights;
+typedef struct glow_instance glow_instance;
+
+/* Loads a .weights.bin file into a new aligned constant area.
+ * @return GLOW_RT_OK; GLOW_RT_ERR_IO if the file cannot be read; GLOW_RT_ERR_SIZE if its size is
+ *         not the bundle's constantWeightVarsMemSize; GLOW_RT_ERR_NOMEM. */
+int glow_weights_load(const glow_bundle *b, const char *path, glow_weights **out);
+
+/* Uses caller-owned constant weights in place (e.g. from flash or an embedded array); no copy.
+ * @return GLOW_RT_OK; GLOW_RT_ERR_SIZE if size differs from the bundle's; GLOW_RT_ERR_ARG if the
+ *         data is not aligned to the bundle's alignment. */
+int glow_weights_wrap(const glow_bundle *b, const void *data, size_t size, glow_weights **out);
+
+void glow_weights_free(glow_weights *w);
+
+/* Allocates an instance's mutable and activation areas (zeroed).
+ * @return GLOW_RT_OK; GLOW_RT_ERR_ARG if w was loaded for another bundle; GLOW_RT_ERR_NOMEM. */
+int glow_instance_create(const glow_bundle *b, const glow_weights *w, glow_instance **out);
+
+void glow_instance_free(glow_instance *inst);
+
+/* Looks an input or output up by its name in the model.
+ * @return GLOW_RT_OK; GLOW_RT_ERR_NOT_FOUND (the message lists the names there are). */
+int glow_instance_find(glow_instance *inst, const char *name, glow_tensor_ref *t);
+
+/* The i-th symbol (inputs first, then outputs), for programs that iterate.
+ * @return GLOW_RT_OK; GLOW_RT_ERR_NOT_FOUND if i is out of range. */
+int glow_instance_tensor(glow_instance *inst, int i, glow_tensor_ref *t);
+int glow_instance_tensor_count(const glow_instance *inst);
+
+/* Runs the network on the instance's current inputs.
+ * @return GLOW_RT_OK; GLOW_RT_ERR_BUNDLE with the entry's code in the message. */
+int glow_instance_run(glow_instance *inst);
+
+/* A description of the last error on this thread ("" if none). */
+const char *glow_last_error(void);
+
+/* The fixed name of a status code. */
+const char *glow_status_string(int status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,195 @@
+/* glowc runtime: weights, instances, lookup by name, run. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "glow-runtime.h"
+
+struct glow_weights {
+  const glow_bundle *bundle;
+  uint8_t *data;
+  int owned;
+};
+
+struct glow_instance {
+  const glow_bundle *bundle;
+  const glow_weights *weights;
+  uint8_t *mutable_area, *activations;
+};
+
+static _Thread_local char last_error[512];
+
+static int fail(int status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(last_error, sizeof last_error, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+const char *glow_last_error(void) { return last_error; }
+
+const char *glow_status_string(int status) {
+  switch (status) {
+  case GLOW_RT_OK: return "ok";
+  case GLOW_RT_ERR_ARG: return "invalid argument";
+  case GLOW_RT_ERR_IO: return "cannot read file";
+  case GLOW_RT_ERR_SIZE: return "size mismatch";
+  case GLOW_RT_ERR_NOMEM: return "out of memory";
+  case GLOW_RT_ERR_NOT_FOUND: return "not found";
+  case GLOW_RT_ERR_BUNDLE: return "bundle error";
+  default: return "unknown status";
+  }
+}
+
+static uint64_t alignment(const glow_bundle *b) { return b->config->alignment ? b->config->alignment : 64; }
+
+static void *alloc_area(uint64_t size, uint64_t align) {
+  void *p = NULL;
+  if (posix_memalign(&p, (size_t)align, (size_t)(size ? size : align)))
+    return NULL;
+  memset(p, 0, (size_t)(size ? size : align));
+  return p;
+}
+
+int glow_weights_load(const glow_bundle *b, const char *path, glow_weights **out) {
+  if (!b || !path || !out)
+    return fail(GLOW_RT_ERR_ARG, "glow_weights_load: NULL argument");
+  *out = NULL;
+  uint64_t want = b->config->constantWeightVarsMemSize;
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return fail(GLOW_RT_ERR_IO, "%s: cannot open weights file: %s", path, strerror(errno));
+  glow_weights *w = calloc(1, sizeof *w);
+  uint8_t *data = alloc_area(want, alignment(b));
+  if (!w || !data) {
+    fclose(f);
+    free(w);
+    free(data);
+    return fail(GLOW_RT_ERR_NOMEM, "%s: cannot allocate %llu bytes for the weights", path, (unsigned long long)want);
+  }
+  size_t got = fread(data, 1, (size_t)want, f);
+  int extra = fgetc(f) != EOF, err = ferror(f);
+  fclose(f);
+  if (err || got != want || extra) {
+    free(w);
+    free(data);
+    if (err)
+      return fail(GLOW_RT_ERR_IO, "%s: read error", path);
+    return fail(GLOW_RT_ERR_SIZE, "%s: %s than the %llu bytes of constant weights bundle '%s' needs "
+                "(a weights file from another model or compile?)", path, got != want ? "shorter" : "longer",
+                (unsigned long long)want, b->name);
+  }
+  w->bundle = b;
+  w->data = data;
+  w->owned = 1;
+  *out = w;
+  return GLOW_RT_OK;
+}
+
+int glow_weights_wrap(const glow_bundle *b, const void *data, size_t size, glow_weights **out) {
+  if (!b || !out || (!data && size))
+    return fail(GLOW_RT_ERR_ARG, "glow_weights_wrap: NULL argument");
+  *out = NULL;
+  if (size != b->config->constantWeightVarsMemSize)
+    return fail(GLOW_RT_ERR_SIZE, "weights of %zu bytes given; bundle '%s' needs %llu", size, b->name,
+                (unsigned long long)b->config->constantWeightVarsMemSize);
+  if ((uintptr_t)data % alignment(b))
+    return fail(GLOW_RT_ERR_ARG, "weights at %p are not aligned to %llu bytes", data,
+                (unsigned long long)alignment(b));
+  glow_weights *w = calloc(1, sizeof *w);
+  if (!w)
+    return fail(GLOW_RT_ERR_NOMEM, "out of memory");
+  w->bundle = b;
+  w->data = (uint8_t *)data;
+  *out = w;
+  return GLOW_RT_OK;
+}
+
+void glow_weights_free(glow_weights *w) {
+  if (!w)
+    return;
+  if (w->owned)
+    free(w->data);
+  free(w);
+}
+
+int glow_instance_create(const glow_bundle *b, const glow_weights *w, glow_instance **out) {
+  if (!b || !w || !out)
+    return fail(GLOW_RT_ERR_ARG, "glow_instance_create: NULL argument");
+  *out = NULL;
+  if (w->bundle->config != b->config)
+    return fail(GLOW_RT_ERR_ARG, "weights were loaded for bundle '%s', not '%s'", w->bundle->name, b->name);
+  glow_instance *inst = calloc(1, sizeof *inst);
+  uint8_t *m = alloc_area(b->config->mutableWeightVarsMemSize, alignment(b));
+  uint8_t *a = alloc_area(b->config->activationsMemSize, alignment(b));
+  if (!inst || !m || !a) {
+    free(inst);
+    free(m);
+    free(a);
+    return fail(GLOW_RT_ERR_NOMEM, "cannot allocate the memory areas of bundle '%s'", b->name);
+  }
+  inst->bundle = b;
+  inst->weights = w;
+  inst->mutable_area = m;
+  inst->activations = a;
+  *out = inst;
+  return GLOW_RT_OK;
+}
+
+void glow_instance_free(glow_instance *inst) {
+  if (!inst)
+    return;
+  free(inst->mutable_area);
+  free(inst->activations);
+  free(inst);
+}
+
+int glow_instance_tensor_count(const glow_instance *inst) { return inst ? (int)inst->bundle->config->numSymbols : 0; }
+
+int glow_instance_tensor(glow_instance *inst, int i, glow_tensor_ref *t) {
+  if (!inst || !t)
+    return fail(GLOW_RT_ERR_ARG, "glow_instance_tensor: NULL argument");
+  const struct BundleConfig *c = inst->bundle->config;
+  if (i < 0 || (uint64_t)i >= c->numSymbols)
+    return fail(GLOW_RT_ERR_NOT_FOUND, "bundle '%s' has %llu inputs and outputs; no index %d", inst->bundle->name,
+                (unsigned long long)c->numSymbols, i);
+  const struct SymbolTableEntry *s = &c->symbolTable[i];
+  const struct GlowTensorInfo *ti = &inst->bundle->tensors[i];
+  static const size_t elem_size[17] = {0, 4, 1, 1, 2, 2, 4, 8, 0, 1, 2, 8, 4, 8, 0, 0, 2};
+  t->name = s->name;
+  t->dtype = (int)ti->dtype;
+  t->rank = (int)ti->rank;
+  t->dims = ti->dims;
+  t->numel = s->size;
+  t->bytes = (size_t)s->size * (ti->dtype < 17 ? elem_size[ti->dtype] : 0);
+  t->data = inst->mutable_area + s->offset;
+  t->is_input = ti->role == 1;
+  return GLOW_RT_OK;
+}
+
+int glow_instance_find(glow_instance *inst, const char *name, glow_tensor_ref *t) {
+  if (!inst || !name || !t)
+    return fail(GLOW_RT_ERR_ARG, "glow_instance_find: NULL argument");
+  const struct BundleConfig *c = inst->bundle->config;
+  for (uint64_t i = 0; i < c->numSymbols; i++)
+    if (!strcmp(c->symbolTable[i].name, name))
+      return glow_instance_tensor(inst, (int)i, t);
+  size_t k = (size_t)snprintf(last_error, sizeof last_error, "bundle '%s' has no input or output '%s'; it has:",
+                              inst->bundle->name, name);
+  for (uint64_t i = 0; i < c->numSymbols && k < sizeof last_error; i++)
+    k += (size_t)snprintf(last_error + k, sizeof last_error - k, " '%s'", c->symbolTable[i].name);
+  return GLOW_RT_ERR_NOT_FOUND;
+}
+
+int glow_instance_run(glow_instance *inst) {
+  if (!inst)
+    return fail(GLOW_RT_ERR_ARG, "glow_instance_run: NULL argument");
+  int rc = inst->bundle->entry(inst->weights->data, inst->mutable_area, inst->activations);
+  if (rc != GLOW_SUCCESS)
+    return fail(GLOW_RT_ERR_BUNDLE, "bundle '%s' returned error %d", inst->bundle->name, rc);
+  return GLOW_RT_OK;
+}

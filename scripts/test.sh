@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The README's second command: installs what glowc and its tests need, builds with
+# warnings as errors, and runs the whole test suite with ctest. .ci/run calls this.
+#   GLOWC_BUILD_DIR  build folder (default: build-test)
+#   GLOWC_CTEST_ARGS extra ctest arguments, e.g. "-L unit" or "-LE conformance"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+build=${GLOWC_BUILD_DIR:-build-test}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGLOWC_WERROR=ON
+cmake --build "$build"
+# shellcheck disable=SC2086
+ctest --test-dir "$build" --output-on-failure ${GLOWC_CTEST_ARGS:-}

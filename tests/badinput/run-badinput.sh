@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Bad input to model-compiler: each case must exit non-zero, say what is wrong
+# (stderr matched against a pattern naming the file, node or option), and leave
+# no bundle file behind.
+#   run-badinput.sh <model-compiler> <case>
+set -u
+mc=$1
+case_name=$2
+here=$(cd "$(dirname "$0")" && pwd)
+suite=$here/../../../shared/onnx-node-tests
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out=$work/out
+mkdir -p "$out"
+relu=$suite/test_relu/model.onnx
+
+case $case_name in
+missing-model)
+  args=(-model="$work/no-such-model.onnx" -emit-bundle="$out")
+  want="no-such-model.onnx.*(No such file|cannot)" ;;
+truncated-model)
+  head -c 100 "$here/../../examples/digits/digits.onnx" >"$work/truncated.onnx"
+  args=(-model="$work/truncated.onnx" -emit-bundle="$out")
+  want="truncated.onnx.*not a valid ONNX model" ;;
+not-onnx)
+  printf 'this is not a model\n' >"$work/text.onnx"
+  args=(-model="$work/text.onnx" -emit-bundle="$out")
+  want="text.onnx.*not a valid ONNX model" ;;
+empty-model)
+  : >"$work/empty.onnx"
+  args=(-model="$work/empty.onnx" -emit-bundle="$out")
+  want="empty.onnx" ;;
+unsupported-ops)
+  args=(-model="$here/two-unsupported.onnx" -emit-bundle="$out")
+  want="first_bad.*FrobnicateA.*second_bad.*FrobnicateB" ;;
+wrong-input-shape)
+  args=(-model="$relu" -emit-bundle="$out" -model-input=x,float,[3,4,6])
+  want="x.*\[3,4,6\]|x.*3,4,6" ;;
+unknown-model-input)
+  args=(-model="$relu" -emit-bundle="$out" -model-input=nosuch,float,[1])
+  want="nosuch" ;;
+missing-bundle-dir)
+  args=(-model="$relu" -emit-bundle="$work/does/not/exist")
+  out=$work/does
+  want="does/not/exist.*does not exist" ;;
+bundle-dir-is-file)
+  : >"$work/afile"
+  args=(-model="$relu" -emit-bundle="$work/afile")
+  want="afile.*not a directory" ;;
+output-collision)
+  # The weights file cannot be renamed into place (a directory has its name):
+  # the object and header written before it must not be left behind either.
+  mkdir -p "$out/model.weights.bin"
+  args=(-model="$relu" -emit-bundle="$out" -network-name=model)
+  keep=model.weights.bin
+  want="model.weights.bin.*cannot rename" ;;
+unknown-option)
+  args=(-model="$relu" -emit-bundle="$out" -frobnicate)
+  want="unknown option '-frobnicate'" ;;
+bad-bundle-api)
+  args=(-model="$relu" -emit-bundle="$out" -bundle-api=shared)
+  want="-bundle-api.*shared" ;;
+bad-target)
+  args=(-model="$relu" -emit-bundle="$out" -target=nosucharch-linux-gnu)
+  want="-target.*nosucharch" ;;
+*)
+  echo "unknown case $case_name"; exit 2 ;;
+esac
+
+"$mc" "${args[@]}" >"$work/stdout" 2>"$work/stderr"
+rc=$?
+status=0
+if [ $rc -eq 0 ]; then
+  echo "FAIL: exit status 0, expected an error"; status=1
+elif [ $rc -gt 125 ]; then
+  echo "FAIL: crashed (exit status $rc)"; status=1
+fi
+if ! grep -Ezq -- "$want" "$work/stderr"; then
+  echo "FAIL: stderr does not match /$want/"; status=1
+fi
+left=$( [ -d "$out" ] && ls -A "$out" | grep -vx "${keep:-}" )
+if [ -n "$left" ]; then
+  echo "FAIL: files left behind: $left"; status=1
+fi
+echo "--- stderr:"; cat "$work/stderr"
+exit $status
