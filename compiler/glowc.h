@@ -227,6 +227,9 @@ glow_graph *glow_import_onnx(const char *path, const glow_import_options *o);
 /* importer/tensor-pb.c: a serialized TensorProto (the conformance suite's .pb files) */
 int glow_tensor_pb_load(const char *path, glow_dtype *dt, int *rank, int64_t *dims, void **data, char **name);
 
+/* importer/bind-input.c: spec is "<input name>,<tensor.pb>" */
+int glow_bind_input(glow_graph *g, const char *spec);
+
 /* passes/: int glow_pass_<name>(glow_graph *g, const glow_pass_options *o) */
 typedef struct glow_pass_options {
   int verbose;
@@ -234,6 +237,8 @@ typedef struct glow_pass_options {
 } glow_pass_options;
 /* passes/infer-fold.c: shapes for every value, constant subgraphs evaluated */
 int glow_pass_infer_fold(glow_graph *g, const glow_pass_options *o);
+/* passes/fold-batchnorm.c */
+int glow_pass_fold_batchnorm(glow_graph *g, const glow_pass_options *o);
 /* passes/dead-nodes.c */
 int glow_pass_dead_nodes(glow_graph *g, const glow_pass_options *o);
 /* passes/materialize-outputs.c */

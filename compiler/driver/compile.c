@@ -28,41 +28,10 @@ static int write_file(glow_outset *os, const glow_driver_options *d, const char 
   return rc;
 }
 
-/* -bind-input: graph inputs that become constants with the given values. */
 static int bind_inputs(glow_graph *g, const glow_driver_options *d) {
-  for (int b = 0; b < d->nbind; b++) {
-    const char *comma = strchr(d->bind[b], ',');
-    char name[512];
-    snprintf(name, sizeof name, "%.*s", (int)(comma - d->bind[b]), d->bind[b]);
-    int k = 0;
-    while (k < g->ninputs && strcmp(g->vals[g->inputs[k]].name, name))
-      k++;
-    if (k == g->ninputs) {
-      glow_error("-bind-input", "the model has no input named '%s'", name);
+  for (int b = 0; b < d->nbind; b++)
+    if (glow_bind_input(g, d->bind[b]))
       return -1;
-    }
-    glow_tensor t;
-    char *pbname = NULL;
-    if (glow_tensor_pb_load(comma + 1, &t.dt, &t.rank, t.dims, &t.data, &pbname))
-      return -1;
-    glow_value *v = &g->vals[g->inputs[k]];
-    int64_t n = 1;
-    for (int i = 0; i < t.rank; i++)
-      n *= t.dims[i];
-    int ok = t.dt == v->dt && n == glow_value_numel(v);
-    char s[160];
-    if (!ok)
-      glow_error(comma + 1, "holds %lld %s values; input '%s' is %s", (long long)n, glow_dtype_name(t.dt), name,
-                 glow_shape_str(v, s, sizeof s));
-    else
-      glow_value_make_const(g, g->inputs[k], t.dt, v->rank, v->dims, t.data);
-    free(t.data);
-    free(pbname);
-    if (!ok)
-      return -1;
-    memmove(g->inputs + k, g->inputs + k + 1, sizeof *g->inputs * (size_t)(g->ninputs - k - 1));
-    g->ninputs--;
-  }
   return 0;
 }
 

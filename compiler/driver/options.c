@@ -39,8 +39,8 @@ static const char *usage_text =
     "                              TensorProto: it becomes a constant of the bundle (for\n"
     "                              inputs that give shapes, axes or sizes; repeatable).\n"
     "  -dump-graph-DAG=<file.dot>  Writes the optimized graph in Graphviz format.\n"
-    "  -dump-after=<pass>          Prints the IR after a pass (infer-fold, materialize-outputs,\n"
-    "                              dead-nodes).\n"
+    "  -dump-after=<pass>          Prints the IR after a pass (infer-fold, fold-batchnorm,\n"
+    "                              materialize-outputs, dead-nodes).\n"
     "  -verbose                    Reports each stage, memory sizes and timings.\n"
     "  -version                    Prints the version.\n"
     "  -help                       Prints this text.\n";

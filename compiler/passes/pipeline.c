@@ -21,6 +21,8 @@ static int run(glow_graph *g, const glow_pass_options *o, const char *name,
 int glow_run_passes(glow_graph *g, const glow_pass_options *o) {
   if (run(g, o, "infer-fold", glow_pass_infer_fold))
     return -1;
+  if (run(g, o, "fold-batchnorm", glow_pass_fold_batchnorm))
+    return -1;
   if (run(g, o, "materialize-outputs", glow_pass_materialize_outputs))
     return -1;
   if (run(g, o, "dead-nodes", glow_pass_dead_nodes))

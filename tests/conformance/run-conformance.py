@@ -66,6 +66,33 @@ def varint(data, i):
 BIND_RE = re.compile(r"-bind-input=([^,\s]+),")
 
 
+def one_interp(args, name):
+    """The same test through the reference interpreter (run-interp) instead of a bundle."""
+    case = os.path.join(args.suite, name)
+    data = os.path.join(case, "test_data_set_0")
+    cmd = [args.interp, os.path.join(case, "model.onnx"), data]
+    rc, out = run(cmd, args.timeout)
+    bound, files = [], None
+    while rc == 3 and BIND_RE.search(out):
+        files = files or {pb_name(os.path.join(data, f)): f for f in os.listdir(data) if f.startswith("input_")}
+        more = sorted(set(m for m in BIND_RE.findall(out) if m in files and m not in bound))
+        if not more:
+            break
+        bound += more
+        rc, out = run(cmd[:3] + ["-bind-input=%s,%s" % (b, os.path.join(data, files[b])) for b in bound], args.timeout)
+    if args.verbose:
+        print("%s:\n%s" % (name, out.strip()), flush=True)
+    if rc == 0:
+        return name, "passed", "bound: " + ",".join(bound) if bound else ""
+    if rc == 3:
+        first = next((l for l in out.splitlines() if "error" in l), out.strip()[:200])
+        return name, ("error" if "internal error" in out else "unsupported"), first
+    if rc == 1:
+        bad = [l for l in out.splitlines() if "MISMATCH" in l or "first mismatch" in l]
+        return name, "wrong result", " | ".join(bad)[:300]
+    return name, "error", ("exit %d: " % rc) + out.strip()[:300]
+
+
 def one(args, name):
     case = os.path.join(args.suite, name)
     work = os.path.join(args.work, name)
@@ -110,9 +137,10 @@ def one(args, name):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--compiler", required=True)
+    ap.add_argument("--compiler")
+    ap.add_argument("--interp", help="run each test through this run-interp instead of compiling a bundle")
     ap.add_argument("--compiler-arg", action="append", default=[])
-    ap.add_argument("--link", required=True, help="link command with {obj} and {exe} placeholders")
+    ap.add_argument("--link", help="link command with {obj} and {exe} placeholders")
     ap.add_argument("--suite", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--must-pass")
@@ -125,6 +153,9 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the work folders of passing tests")
     ap.add_argument("--results", help="write 'name<TAB>category<TAB>detail' lines here")
     args = ap.parse_args()
+    if not args.interp and not (args.compiler and args.link):
+        ap.error("give --compiler and --link, or --interp")
+    run_one = one_interp if args.interp else one
 
     names = sorted(n for n in os.listdir(args.suite) if os.path.isdir(os.path.join(args.suite, n)))
     if args.filter:
@@ -132,7 +163,7 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        for i, (name, cat, detail) in enumerate(ex.map(lambda n: one(args, n), names)):
+        for i, (name, cat, detail) in enumerate(ex.map(lambda n: run_one(args, n), names)):
             results[name] = (cat, detail)
             if cat != "passed":
                 print("%-55s %-13s %s" % (name, cat, detail), flush=True)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "glowc.h"
 
 /* The bundle under test, compiled with -network-name=model -bundle-api=dynamic. */
@@ -52,67 +53,14 @@ static int count_inputs(const char *dir) {
   }
 }
 
-static int compare(const struct GlowTensorInfo *ti, const void *got, const glow_tensor *want, double rtol,
-                   double atol, double max_rel) {
-  int64_t n = 1;
-  for (uint64_t d = 0; d < ti->rank; d++)
-    n *= (int64_t)ti->dims[d];
-  int64_t wn = 1;
-  for (int d = 0; d < want->rank; d++)
-    wn *= want->dims[d];
-  if ((glow_dtype)ti->dtype != want->dt || wn != n) {
-    printf("output %s: expected %s with %lld elements, bundle has %s with %lld\n", ti->name,
-           glow_dtype_name(want->dt), (long long)wn, glow_dtype_name((glow_dtype)ti->dtype), (long long)n);
-    return 1;
-  }
-  glow_dtype dt = want->dt;
-  double max_abs = 0, max_ref = 0;
-  int64_t bad = 0, first_bad = -1;
-  for (int64_t i = 0; i < n; i++) {
-    if (glow_dtype_is_float(dt)) {
-      double a = glow_elem_get(dt, got, i), b = glow_elem_get(dt, want->data, i);
-      if (isnan(b) ? !isnan(a) : (isinf(b) ? a != b : fabs(a - b) > atol + rtol * fabs(b))) {
-        if (max_rel < 0 && first_bad < 0)
-          first_bad = i;
-        bad += max_rel < 0;
-      }
-      if (!isnan(b) && !isinf(b)) {
-        max_abs = fmax(max_abs, fabs(a - b));
-        max_ref = fmax(max_ref, fabs(b));
-      }
-      if (isnan(a) && !isnan(b))
-        max_abs = INFINITY;
-    } else if (glow_elem_geti(dt, got, i) != glow_elem_geti(dt, want->data, i)) {
-      if (first_bad < 0)
-        first_bad = i;
-      bad++;
-    }
-  }
-  double rel = max_ref > 0 ? max_abs / max_ref : max_abs;
-  if (max_rel >= 0 && glow_dtype_is_float(dt) && !(rel <= max_rel))
-    bad++;
-  printf("output %s: %lld elements, max abs error %.3g, max relative error %.3g%s\n", ti->name, (long long)n,
-         max_abs, rel, bad ? " MISMATCH" : "");
-  if (first_bad >= 0)
-    printf("  first mismatch at %lld: got %.9g, want %.9g\n", (long long)first_bad,
-           glow_elem_get(dt, got, first_bad), glow_elem_get(dt, want->data, first_bad));
-  return bad != 0;
-}
-
 int main(int argc, char **argv) {
-  double rtol = 1e-3, atol = 1e-5, max_rel = -1;
+  glow_tolerance tol = {1e-3, 1e-5, -1};
   if (argc < 3) {
     fprintf(stderr, "usage: run-bundle <model.weights.bin> <case_dir> [-rtol R] [-atol A] [-max-rel E]\n");
     return 2;
   }
-  for (int i = 3; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "-rtol"))
-      rtol = atof(argv[i + 1]);
-    else if (!strcmp(argv[i], "-atol"))
-      atol = atof(argv[i + 1]);
-    else if (!strcmp(argv[i], "-max-rel"))
-      max_rel = atof(argv[i + 1]);
-  }
+  if (glow_test_tolerance(argc - 3, argv + 3, &tol))
+    return 2;
   const struct BundleConfig *c = &model_config;
   uint8_t *cw = aligned(c->constantWeightVarsMemSize, c->alignment);
   uint8_t *mw = aligned(c->mutableWeightVarsMemSize, c->alignment);
@@ -181,7 +129,11 @@ int main(int argc, char **argv) {
       fprintf(stderr, "run-bundle: cannot load %s\n", path);
       return 2;
     }
-    bad |= compare(&model_tensor_info[s], mw + c->symbolTable[s].offset, &want, rtol, atol, max_rel);
+    const struct GlowTensorInfo *ti = &model_tensor_info[s];
+    int64_t n = 1;
+    for (uint64_t d = 0; d < ti->rank; d++)
+      n *= (int64_t)ti->dims[d];
+    bad |= glow_test_compare(ti->name, (glow_dtype)ti->dtype, n, mw + c->symbolTable[s].offset, &want, &tol);
     free(want.data);
     free(name);
   }

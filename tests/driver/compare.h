@@ -1,0 +1,20 @@
+/* Output comparison shared by the test drivers. */
+#ifndef GLOW_TEST_COMPARE_H
+#define GLOW_TEST_COMPARE_H
+
+#include "glowc.h"
+
+typedef struct glow_tolerance {
+  double rtol, atol; /* elementwise: |got - want| <= atol + rtol * |want| (floats) */
+  double max_rel;    /* if >= 0 instead: max|got - want| / max|want| <= max_rel */
+} glow_tolerance;
+
+/* Parses "-rtol R", "-atol A", "-max-rel E" pairs; -1 on anything else. */
+int glow_test_tolerance(int argc, char **argv, glow_tolerance *t);
+
+/* Compares n elements of type dt at got with want; prints one report line
+ * (and the first mismatch). Integers and bools must be exact. Returns 0 on match. */
+int glow_test_compare(const char *name, glow_dtype dt, int64_t n, const void *got, const glow_tensor *want,
+                      const glow_tolerance *t);
+
+#endif
