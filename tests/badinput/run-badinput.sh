@@ -63,6 +63,12 @@ bad-bundle-api)
 bad-target)
   args=(-model="$relu" -emit-bundle="$out" -target=nosucharch-linux-gnu)
   want="-target.*nosucharch" ;;
+bad-mcpu)
+  args=(-model="$relu" -emit-bundle="$out" -mcpu=nosuchcpu)
+  want="-mcpu.*unknown CPU 'nosuchcpu'.*znver4" ;;
+bad-mattr)
+  args=(-model="$relu" -emit-bundle="$out" -mattr=+nosuchfeature)
+  want="-mattr.*unknown feature.*avx2" ;;
 *)
   echo "unknown case $case_name"; exit 2 ;;
 esac
