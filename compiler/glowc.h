@@ -140,7 +140,7 @@ void glow_internal(const char *file, int line, const char *msg);
 void glow_error(const char *where, const char *fmt, ...);
 int glow_node_error(const glow_graph *g, const glow_node *n, const char *fmt, ...);
 int glow_error_count(void);
-void glow_set_quiet(int quiet);
+void glow_set_quiet(int quiet); /* diagnostics counted but not printed (fuzzing) */
 void glow_note(const char *fmt, ...);
 
 /* util/mem.c */
@@ -223,9 +223,13 @@ typedef struct glow_import_options {
   int64_t (*input_dims)[GLOW_MAX_RANK];
 } glow_import_options;
 glow_graph *glow_import_onnx(const char *path, const glow_import_options *o);
+/* The same from bytes in memory; `path` only names them in messages. */
+glow_graph *glow_import_onnx_bytes(const void *data, size_t size, const char *path, const glow_import_options *o);
 
 /* importer/tensor-pb.c: a serialized TensorProto (the conformance suite's .pb files) */
 int glow_tensor_pb_load(const char *path, glow_dtype *dt, int *rank, int64_t *dims, void **data, char **name);
+int glow_tensor_pb_parse(const void *bytes, size_t size, const char *path, glow_dtype *dt, int *rank, int64_t *dims,
+                         void **data, char **name);
 
 /* importer/bind-input.c: spec is "<input name>,<tensor.pb>" */
 int glow_bind_input(glow_graph *g, const char *spec);

@@ -671,11 +671,7 @@ static void add_nodes(importer *im, const int *order) {
   }
 }
 
-static Onnx__ModelProto *read_model(const char *path) {
-  uint8_t *bytes;
-  size_t size;
-  if (glow_pb_file_read(path, &bytes, &size))
-    return NULL;
+static Onnx__ModelProto *parse_model(const char *path, const uint8_t *bytes, size_t size) {
   Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, size, bytes);
   if (!m || !m->graph) {
     char why[160];
@@ -685,7 +681,6 @@ static Onnx__ModelProto *read_model(const char *path) {
       onnx__model_proto__free_unpacked(m, NULL);
     m = NULL;
   }
-  free(bytes);
   return m;
 }
 
@@ -720,9 +715,19 @@ static void import_graph(importer *im) {
 }
 
 glow_graph *glow_import_onnx(const char *path, const glow_import_options *o) {
+  uint8_t *bytes;
+  size_t size;
+  if (glow_pb_file_read(path, &bytes, &size))
+    return NULL;
+  glow_graph *g = glow_import_onnx_bytes(bytes, size, path, o);
+  free(bytes);
+  return g;
+}
+
+glow_graph *glow_import_onnx_bytes(const void *data, size_t size, const char *path, const glow_import_options *o) {
   static const glow_import_options none;
   int errs = glow_error_count();
-  Onnx__ModelProto *m = read_model(path);
+  Onnx__ModelProto *m = parse_model(path, data, size);
   if (!m)
     return NULL;
   importer im = {.path = path, .o = o ? o : &none, .gp = m->graph, .g = glow_graph_create(path)};

@@ -14,6 +14,8 @@ void glow_internal(const char *file, int line, const char *msg) {
 void glow_error(const char *where, const char *fmt, ...) {
   va_list ap;
   nerrors++;
+  if (quiet)
+    return;
   fprintf(stderr, "%s: error: ", where ? where : "glowc");
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
@@ -24,6 +26,8 @@ void glow_error(const char *where, const char *fmt, ...) {
 int glow_node_error(const glow_graph *g, const glow_node *n, const char *fmt, ...) {
   va_list ap;
   nerrors++;
+  if (quiet)
+    return -1;
   fprintf(stderr, "%s:%s (%s): error: ", g->file ? g->file : "<model>",
           n->name && *n->name ? n->name : "<unnamed node>", glow_op_get(n->op)->onnx_name);
   va_start(ap, fmt);
