@@ -1,83 +1,319 @@
-/* Gemm: Y = alpha * op(A) * op(B) + beta * C, C broadcast to [M, N]. */
+/* Matrix products: Gemm, MatMul (numpy semantics) and MatMulInteger. All lower
+ * to one strided, batched kernel family:
+ *   Y[b][m][n] = alpha * sum_k A[b][m][k] * B[b][k][n] + beta * C[b][m][n]
+ * params: batch dims[4]; A, B and C batch strides[4] each; M, N, K; A's m and
+ * k strides; B's k and n strides; alpha, beta; C's m and n strides (0 where C
+ * broadcasts). Y is dense. MatMulInteger's kernel takes the same params with
+ * zero-point modes in place of alpha and beta. */
+#include <string.h>
+
 #include "ops/op-util.h"
 
-typedef struct {
-  int64_t M, N, K, ta, tb, csm, csn;
-  double alpha, beta;
-} gemm_dims;
+#define MM_BATCH 4
 
-static int gemm_get(const glow_graph *g, const glow_node *n, gemm_dims *d) {
+typedef struct {
+  int64_t bd[MM_BATCH], abs[MM_BATCH], bbs[MM_BATCH], cbs[MM_BATCH];
+  int64_t M, N, K, ams, aks, bks, bns;
+  double alpha, beta;
+  int64_t cms, cns;
+} mm_params;
+
+static void mm_init(mm_params *q) {
+  memset(q, 0, sizeof *q);
+  for (int i = 0; i < MM_BATCH; i++)
+    q->bd[i] = 1;
+  q->alpha = 1;
+}
+
+static void mm_pack(const mm_params *q, glow_kcall *kc, int64_t x, int64_t y) {
+  glow_kcall_params(kc, MM_BATCH, q->bd);
+  glow_kcall_params(kc, MM_BATCH, q->abs);
+  glow_kcall_params(kc, MM_BATCH, q->bbs);
+  glow_kcall_params(kc, MM_BATCH, q->cbs);
+  int64_t p[] = {q->M, q->N, q->K, q->ams, q->aks, q->bks, q->bns, x, y, q->cms, q->cns};
+  glow_kcall_params(kc, 11, p);
+}
+
+static int mm_next(const mm_params *q, int64_t *bi) {
+  for (int i = MM_BATCH - 1; i >= 0; i--) {
+    if (++bi[i] < q->bd[i])
+      return 1;
+    bi[i] = 0;
+  }
+  return 0;
+}
+
+/* Reference for the strided form in double; `integer`: exactly, in int64, with
+ * zero points za/zb subtracted (per row of A / per column of B when they hold
+ * more than one value). */
+typedef struct {
+  glow_dtype ydt, adt, bdt;
+  void *y;
+  const void *a, *b, *c;
+  int integer;
+  const glow_value *za, *zb;
+  const void *zad, *zbd;
+} mm_ref_io;
+
+static void mm_ref(const mm_params *q, const mm_ref_io *io) {
+  int64_t yi = 0, bi[MM_BATCH] = {0};
+  do {
+    int64_t ao = 0, bo = 0, co = 0;
+    for (int i = 0; i < MM_BATCH; i++) {
+      ao += bi[i] * q->abs[i];
+      bo += bi[i] * q->bbs[i];
+      co += bi[i] * q->cbs[i];
+    }
+    for (int64_t m = 0; m < q->M; m++)
+      for (int64_t n = 0; n < q->N; n++, yi++) {
+        if (io->integer) {
+          int64_t acc = 0;
+          int64_t az = io->za ? glow_elem_geti(io->za->dt, io->zad, glow_value_numel(io->za) > 1 ? m : 0) : 0;
+          int64_t bz = io->zb ? glow_elem_geti(io->zb->dt, io->zbd, glow_value_numel(io->zb) > 1 ? n : 0) : 0;
+          for (int64_t k = 0; k < q->K; k++)
+            acc += (glow_elem_geti(io->adt, io->a, ao + m * q->ams + k * q->aks) - az) *
+                   (glow_elem_geti(io->bdt, io->b, bo + k * q->bks + n * q->bns) - bz);
+          glow_elem_seti(io->ydt, io->y, yi, acc);
+          continue;
+        }
+        double acc = 0;
+        for (int64_t k = 0; k < q->K; k++)
+          acc += glow_elem_get(io->adt, io->a, ao + m * q->ams + k * q->aks) *
+                 glow_elem_get(io->bdt, io->b, bo + k * q->bks + n * q->bns);
+        double cv = io->c ? glow_elem_get(io->ydt, io->c, co + m * q->cms + n * q->cns) : 0;
+        glow_elem_set(io->ydt, io->y, yi, q->alpha * acc + q->beta * cv);
+      }
+  } while (mm_next(q, bi));
+}
+
+static int float_or_int(glow_dtype dt) {
+  return dt == GLOW_DT_F32 || dt == GLOW_DT_F64 || dt == GLOW_DT_I32 || dt == GLOW_DT_I64 || dt == GLOW_DT_U32 ||
+         dt == GLOW_DT_U64;
+}
+
+/* ---- Gemm: Y = alpha * op(A) * op(B) + beta * C, C broadcast to [M, N] ---- */
+
+static int gemm_get(const glow_graph *g, const glow_node *n, mm_params *q) {
   const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 1), *c = glow_in(g, n, 2);
+  mm_init(q);
+  if (a->dt != b->dt || (c && c->dt != a->dt) || !float_or_int(a->dt))
+    return glow_node_error(g, n, "input types %s/%s are not supported (float, double, int32, int64, uint32, uint64; "
+                           "the same for A, B and C)", glow_dtype_name(a->dt), glow_dtype_name(b->dt));
   if (a->rank != 2 || b->rank != 2)
     return glow_node_error(g, n, "A and B must be 2-D (got ranks %d and %d)", a->rank, b->rank);
-  d->ta = glow_attr_int(n, "transA", 0);
-  d->tb = glow_attr_int(n, "transB", 0);
-  d->alpha = glow_attr_float(n, "alpha", 1.0);
-  d->beta = glow_attr_float(n, "beta", 1.0);
-  d->M = d->ta ? a->dims[1] : a->dims[0];
-  d->K = d->ta ? a->dims[0] : a->dims[1];
-  d->N = d->tb ? b->dims[0] : b->dims[1];
-  int64_t kb = d->tb ? b->dims[1] : b->dims[0];
-  if (kb != d->K)
-    return glow_node_error(g, n, "inner dimensions differ: A gives K=%lld, B gives K=%lld", (long long)d->K,
+  int64_t ta = glow_attr_int(n, "transA", 0), tb = glow_attr_int(n, "transB", 0);
+  q->alpha = glow_attr_float(n, "alpha", 1.0);
+  q->beta = glow_attr_float(n, "beta", 1.0);
+  q->M = ta ? a->dims[1] : a->dims[0];
+  q->K = ta ? a->dims[0] : a->dims[1];
+  q->N = tb ? b->dims[0] : b->dims[1];
+  q->ams = ta ? 1 : q->K;
+  q->aks = ta ? q->M : 1;
+  q->bks = tb ? 1 : q->N;
+  q->bns = tb ? q->K : 1;
+  int64_t kb = tb ? b->dims[1] : b->dims[0];
+  if (kb != q->K)
+    return glow_node_error(g, n, "inner dimensions differ: A gives K=%lld, B gives K=%lld", (long long)q->K,
                            (long long)kb);
-  d->csm = d->csn = 0;
   if (c) {
     int64_t cd[2] = {1, 1};
     if (c->rank > 2)
       return glow_node_error(g, n, "C must have rank <= 2");
     for (int i = 0; i < c->rank; i++)
       cd[2 - c->rank + i] = c->dims[i];
-    if ((cd[0] != 1 && cd[0] != d->M) || (cd[1] != 1 && cd[1] != d->N))
-      return glow_node_error(g, n, "C cannot be broadcast to [%lld,%lld]", (long long)d->M, (long long)d->N);
-    d->csm = cd[0] == 1 ? 0 : cd[1];
-    d->csn = cd[1] == 1 ? 0 : 1;
+    if ((cd[0] != 1 && cd[0] != q->M) || (cd[1] != 1 && cd[1] != q->N))
+      return glow_node_error(g, n, "C cannot be broadcast to [%lld,%lld]", (long long)q->M, (long long)q->N);
+    q->cms = cd[0] == 1 ? 0 : cd[1];
+    q->cns = cd[1] == 1 ? 0 : 1;
   }
   return 0;
 }
 
 static int infer_gemm(glow_graph *g, glow_node *n) {
-  gemm_dims d;
-  if (gemm_get(g, n, &d))
+  mm_params q;
+  if (gemm_get(g, n, &q))
     return -1;
-  const glow_value *a = glow_in(g, n, 0);
-  if (!glow_dtype_is_float(a->dt))
-    return glow_node_error(g, n, "input type %s is not supported", glow_dtype_name(a->dt));
-  int64_t od[2] = {d.M, d.N};
-  glow_value_set_shape(glow_out(g, n, 0), a->dt, 2, od);
+  int64_t od[2] = {q.M, q.N};
+  glow_value_set_shape(glow_out(g, n, 0), glow_in(g, n, 0)->dt, 2, od);
   return 0;
 }
 
 static int eval_gemm(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
-  gemm_dims d;
-  if (gemm_get(g, n, &d))
+  mm_params q;
+  if (gemm_get(g, n, &q))
     return -1;
   glow_dtype dt = glow_in(g, n, 0)->dt;
-  for (int64_t m = 0; m < d.M; m++)
-    for (int64_t j = 0; j < d.N; j++) {
-      double acc = 0;
-      for (int64_t k = 0; k < d.K; k++)
-        acc += glow_elem_get(dt, ins[0], d.ta ? k * d.M + m : m * d.K + k) *
-               glow_elem_get(dt, ins[1], d.tb ? j * d.K + k : k * d.N + j);
-      double c = ins[2] ? glow_elem_get(dt, ins[2], m * d.csm + j * d.csn) : 0;
-      glow_elem_set(dt, outs[0], m * d.N + j, d.alpha * acc + d.beta * c);
-    }
+  mm_ref_io io = {dt, dt, dt, outs[0], ins[0], ins[1], glow_in(g, n, 2) ? ins[2] : NULL, 0, NULL, NULL, NULL, NULL};
+  mm_ref(&q, &io);
+  return 0;
+}
+
+static int lower_mm(const glow_graph *g, const glow_node *n, const mm_params *q, int cin, glow_kcall *kc) {
+  glow_dtype dt = glow_out(g, n, 0)->dt;
+  glow_kcall_init(kc, "glow_k_matmul_%s", glow_dtype_suffix(dt));
+  glow_kcall_tensor(kc, n->out[0]);
+  glow_kcall_tensor(kc, n->in[0]);
+  glow_kcall_tensor(kc, n->in[1]);
+  glow_kcall_tensor(kc, cin >= 0 && cin < n->nin ? n->in[cin] : -1);
+  mm_pack(q, kc, glow_f2p(q->alpha), glow_f2p(q->beta));
   return 0;
 }
 
 static int lower_gemm(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
-  gemm_dims d;
-  if (gemm_get(g, n, &d))
+  mm_params q;
+  if (gemm_get(g, n, &q))
     return -1;
-  if (glow_in(g, n, 0)->dt != GLOW_DT_F32)
-    return glow_node_error(g, n, "no kernel for type %s", glow_dtype_name(glow_in(g, n, 0)->dt));
-  glow_kcall_init(kc, "glow_k_gemm_f32");
-  glow_kcall_tensor(kc, n->out[0]);
-  for (int i = 0; i < 3; i++)
-    glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
-  int64_t p[] = {d.M, d.N, d.K, d.ta, d.tb, glow_f2p(d.alpha), glow_f2p(d.beta), d.csm, d.csn};
-  glow_kcall_params(kc, 9, p);
-  return 0;
+  return lower_mm(g, n, &q, 2, kc);
 }
 
 const glow_op_info glow_op_GEMM = {"Gemm", 2, 3, 1, 1, infer_gemm, eval_gemm, lower_gemm};
+
+/* ---- MatMul and MatMulInteger: numpy matmul, batch axes broadcast ---- */
+
+/* Shapes of A and B (1-D operands promoted as numpy does) into q and the
+ * output shape into od/orank. */
+static int matmul_get(const glow_graph *g, const glow_node *n, mm_params *q, int64_t *od, int *orank) {
+  const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 1);
+  char s1[128], s2[128];
+  mm_init(q);
+  if (a->rank < 1 || b->rank < 1)
+    return glow_node_error(g, n, "A and B must have rank 1 or more");
+  int ra = a->rank, rb = b->rank;
+  q->M = ra > 1 ? a->dims[ra - 2] : 1;
+  q->K = a->dims[ra - 1];
+  int64_t kb = rb > 1 ? b->dims[rb - 2] : b->dims[0];
+  q->N = rb > 1 ? b->dims[rb - 1] : 1;
+  if (kb != q->K)
+    return glow_node_error(g, n, "A %s and B %s: inner dimensions differ", glow_shape_str(a, s1, sizeof s1),
+                           glow_shape_str(b, s2, sizeof s2));
+  q->ams = q->K;
+  q->aks = 1;
+  q->bks = q->N;
+  q->bns = 1;
+  int na = ra > 2 ? ra - 2 : 0, nb = rb > 2 ? rb - 2 : 0, nbat = na > nb ? na : nb;
+  int64_t sa = q->M * q->K, sb = q->K * q->N, bd[GLOW_MAX_RANK], as[GLOW_MAX_RANK], bs[GLOW_MAX_RANK];
+  /* Batch axes from the innermost out, strides 0 where an operand broadcasts. */
+  for (int i = nbat - 1; i >= 0; i--) {
+    int ia = i - (nbat - na), ib = i - (nbat - nb);
+    int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
+    if (da != db && da != 1 && db != 1)
+      return glow_node_error(g, n, "A %s and B %s: batch axes cannot be broadcast together",
+                             glow_shape_str(a, s1, sizeof s1), glow_shape_str(b, s2, sizeof s2));
+    bd[i] = da > db ? da : db;
+    as[i] = da == 1 ? 0 : sa;
+    bs[i] = db == 1 ? 0 : sb;
+    sa *= da;
+    sb *= db;
+  }
+  *orank = 0;
+  for (int i = 0; i < nbat; i++)
+    od[(*orank)++] = bd[i];
+  if (ra > 1)
+    od[(*orank)++] = q->M;
+  if (rb > 1)
+    od[(*orank)++] = q->N;
+  /* The kernel's batch: axes of extent 1 dropped, at most MM_BATCH. */
+  int k = 0;
+  for (int i = 0; i < nbat; i++)
+    if (bd[i] != 1)
+      k++;
+  if (k > MM_BATCH)
+    return glow_node_error(g, n, "more than %d batch axes are not supported", MM_BATCH);
+  for (int i = nbat - 1, j = MM_BATCH - 1; i >= 0; i--)
+    if (bd[i] != 1) {
+      q->bd[j] = bd[i];
+      q->abs[j] = as[i];
+      q->bbs[j--] = bs[i];
+    }
+  return 0;
+}
+
+static int infer_matmul(glow_graph *g, glow_node *n) {
+  const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 1);
+  mm_params q;
+  int64_t od[GLOW_MAX_RANK];
+  int r;
+  if (a->dt != b->dt || !float_or_int(a->dt))
+    return glow_node_error(g, n, "input types %s/%s are not supported (float, double, int32, int64, uint32, uint64; "
+                           "the same for A and B)", glow_dtype_name(a->dt), glow_dtype_name(b->dt));
+  if (matmul_get(g, n, &q, od, &r))
+    return -1;
+  glow_value_set_shape(glow_out(g, n, 0), a->dt, r, od);
+  return 0;
+}
+
+static int eval_matmul(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  mm_params q;
+  int64_t od[GLOW_MAX_RANK];
+  int r;
+  if (matmul_get(g, n, &q, od, &r))
+    return -1;
+  glow_dtype dt = glow_in(g, n, 0)->dt;
+  mm_ref_io io = {dt, dt, dt, outs[0], ins[0], ins[1], NULL, 0, NULL, NULL, NULL, NULL};
+  mm_ref(&q, &io);
+  return 0;
+}
+
+static int lower_matmul(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
+  mm_params q;
+  int64_t od[GLOW_MAX_RANK];
+  int r;
+  if (matmul_get(g, n, &q, od, &r))
+    return -1;
+  return lower_mm(g, n, &q, -1, kc);
+}
+
+const glow_op_info glow_op_MAT_MUL = {"MatMul", 2, 2, 1, 1, infer_matmul, eval_matmul, lower_matmul};
+
+static int infer_matmul_integer(glow_graph *g, glow_node *n) {
+  const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 1);
+  mm_params q;
+  int64_t od[GLOW_MAX_RANK];
+  int r;
+  if ((a->dt != GLOW_DT_U8 && a->dt != GLOW_DT_I8) || (b->dt != GLOW_DT_U8 && b->dt != GLOW_DT_I8))
+    return glow_node_error(g, n, "input types %s and %s are not supported (uint8 or int8)", glow_dtype_name(a->dt),
+                           glow_dtype_name(b->dt));
+  if (matmul_get(g, n, &q, od, &r))
+    return -1;
+  for (int i = 2; i < 4; i++) {
+    const glow_value *z = glow_in(g, n, i);
+    int64_t e = z ? glow_value_numel(z) : 1, per = i == 2 ? q.M : q.N;
+    if (z && (z->dt != glow_in(g, n, i - 2)->dt || z->rank > 1 || (e != 1 && e != per)))
+      return glow_node_error(g, n, "%s must be a %s scalar or a vector of %lld (one per %s)",
+                             i == 2 ? "a_zero_point" : "b_zero_point", glow_dtype_name(glow_in(g, n, i - 2)->dt),
+                             (long long)per, i == 2 ? "row of A" : "column of B");
+  }
+  glow_value_set_shape(glow_out(g, n, 0), GLOW_DT_I32, r, od);
+  return 0;
+}
+
+static int eval_matmul_integer(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  mm_params q;
+  int64_t od[GLOW_MAX_RANK];
+  int r;
+  if (matmul_get(g, n, &q, od, &r))
+    return -1;
+  mm_ref_io io = {GLOW_DT_I32, glow_in(g, n, 0)->dt, glow_in(g, n, 1)->dt, outs[0], ins[0], ins[1], NULL, 1,
+                  glow_in(g, n, 2), glow_in(g, n, 3), glow_in(g, n, 2) ? ins[2] : NULL, glow_in(g, n, 3) ? ins[3] : NULL};
+  mm_ref(&q, &io);
+  return 0;
+}
+
+static int lower_matmul_integer(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
+  mm_params q;
+  int64_t od[GLOW_MAX_RANK];
+  int r;
+  if (matmul_get(g, n, &q, od, &r))
+    return -1;
+  const glow_value *za = glow_in(g, n, 2), *zb = glow_in(g, n, 3);
+  glow_kcall_init(kc, "glow_k_matmul_integer_%s_%s", glow_dtype_suffix(glow_in(g, n, 0)->dt),
+                  glow_dtype_suffix(glow_in(g, n, 1)->dt));
+  glow_kcall_tensor(kc, n->out[0]);
+  for (int i = 0; i < 4; i++)
+    glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
+  mm_pack(&q, kc, za && glow_value_numel(za) > 1, zb && glow_value_numel(zb) > 1);
+  return 0;
+}
+
+const glow_op_info glow_op_MAT_MUL_INTEGER = {"MatMulInteger", 2, 4, 1, 1, infer_matmul_integer, eval_matmul_integer,
+                                              lower_matmul_integer};

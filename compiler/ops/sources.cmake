@@ -10,6 +10,11 @@ set(GLOWC_OP_SOURCES
   ops/unary-math.c
   # nn: ir/ops-nn.def
   ops/nn-gemm.c
+  ops/nn-window.c
+  ops/nn-conv.c
+  ops/nn-convtranspose.c
+  ops/nn-norm.c
+  ops/nn-pool.c
   # reduce: ir/ops-reduce.def
   ops/reduce-softmax.c
 )

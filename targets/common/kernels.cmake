@@ -9,6 +9,10 @@ set(GLOWC_KERNEL_SOURCES
   kernels/relu.c
   # nn
   kernels/gemm.c
+  kernels/conv.c
+  kernels/conv-transpose.c
+  kernels/norm.c
+  kernels/pool.c
   # reduce
   kernels/softmax.c
 )

@@ -1,0 +1,192 @@
+/* Conv and ConvInteger: N x C x D1.. input, M x C/group x K1.. weights. */
+#include <stdlib.h>
+
+#include "ops/nn-window.h"
+
+typedef struct {
+  int64_t N, C, M, G, Cg, Mg;
+  glow_nn_win w;
+} conv_shape;
+
+/* Shapes of X (input 0) and W (input 1); `integer`: ConvInteger's dtypes. */
+static int conv_get(const glow_graph *g, const glow_node *n, int integer, conv_shape *c) {
+  const glow_value *x = glow_in(g, n, 0), *w = glow_in(g, n, 1);
+  char s1[128], s2[128];
+  if (integer) {
+    if ((x->dt != GLOW_DT_U8 && x->dt != GLOW_DT_I8) || (w->dt != GLOW_DT_U8 && w->dt != GLOW_DT_I8))
+      return glow_node_error(g, n, "input types %s and %s are not supported (uint8 or int8)", glow_dtype_name(x->dt),
+                             glow_dtype_name(w->dt));
+  } else if (x->dt != w->dt || (x->dt != GLOW_DT_F32 && x->dt != GLOW_DT_F64)) {
+    return glow_node_error(g, n, "input types %s and %s are not supported (float or double, the same for X and W)",
+                           glow_dtype_name(x->dt), glow_dtype_name(w->dt));
+  }
+  if (w->rank != x->rank)
+    return glow_node_error(g, n, "X %s and W %s must have the same rank", glow_shape_str(x, s1, sizeof s1),
+                           glow_shape_str(w, s2, sizeof s2));
+  c->N = x->dims[0];
+  c->C = x->dims[1];
+  c->M = w->dims[0];
+  c->G = glow_attr_int(n, "group", 1);
+  if (c->G < 1 || c->C % c->G || c->M % c->G || w->dims[1] * c->G != c->C)
+    return glow_node_error(g, n, "X %s and W %s do not match for group=%lld", glow_shape_str(x, s1, sizeof s1),
+                           glow_shape_str(w, s2, sizeof s2), (long long)c->G);
+  c->Cg = c->C / c->G;
+  c->Mg = c->M / c->G;
+  return glow_nn_win_get(g, n, x, w->dims + 2, 0, &c->w);
+}
+
+static void conv_out_shape(const conv_shape *c, int64_t *dims) {
+  dims[0] = c->N;
+  dims[1] = c->M;
+  for (int i = 0; i < c->w.nsp; i++)
+    dims[2 + i] = c->w.out[i];
+}
+
+static int infer_conv(glow_graph *g, glow_node *n) {
+  conv_shape c;
+  if (conv_get(g, n, 0, &c))
+    return -1;
+  const glow_value *b = glow_in(g, n, 2), *x = glow_in(g, n, 0);
+  if (b && (b->dt != x->dt || glow_value_numel(b) != c.M || b->rank != 1))
+    return glow_node_error(g, n, "B must be a %s vector of %lld elements", glow_dtype_name(x->dt), (long long)c.M);
+  int64_t dims[5];
+  conv_out_shape(&c, dims);
+  glow_value_set_shape(glow_out(g, n, 0), x->dt, x->rank, dims);
+  return 0;
+}
+
+/* Reference: every output as a sum over its window, in double. */
+static void conv_ref(const conv_shape *c, const double *x, const double *wt, const double *b, double *y) {
+  const glow_nn_win *w = &c->w;
+  int nsp = w->nsp;
+  int64_t isz = 1, osz = 1, ksz = 1;
+  for (int i = 0; i < nsp; i++) {
+    isz *= w->in[i];
+    osz *= w->out[i];
+    ksz *= w->k[i];
+  }
+  for (int64_t nn = 0; nn < c->N; nn++)
+    for (int64_t m = 0; m < c->M; m++) {
+      int64_t grp = m / c->Mg, op[3] = {0};
+      do {
+        double acc = b ? b[m] : 0;
+        for (int64_t ci = 0; ci < c->Cg; ci++) {
+          int64_t cc = grp * c->Cg + ci, kp[3] = {0};
+          do {
+            int64_t ip[3], ok = 1;
+            for (int i = 0; i < nsp; i++) {
+              ip[i] = op[i] * w->s[i] + kp[i] * w->d[i] - w->pb[i];
+              ok &= ip[i] >= 0 && ip[i] < w->in[i];
+            }
+            if (ok)
+              acc += x[(nn * c->C + cc) * isz + glow_nn_win_offset(nsp, w->in, ip)] *
+                     wt[(m * c->Cg + ci) * ksz + glow_nn_win_offset(nsp, w->k, kp)];
+          } while (glow_nn_win_next(nsp, w->k, kp));
+        }
+        y[(nn * c->M + m) * osz + glow_nn_win_offset(nsp, w->out, op)] = acc;
+      } while (glow_nn_win_next(nsp, w->out, op));
+    }
+}
+
+/* Input i as doubles, minus zero point z (per element of axis 0 when zdim > 1). */
+static double *to_double(const glow_value *v, const void *data, const glow_value *z, const void *zdata) {
+  int64_t e = glow_value_numel(v), zn = z ? glow_value_numel(z) : 0, inner = zn > 1 ? e / zn : e;
+  double *d = glow_xmalloc(sizeof(double) * (size_t)(e ? e : 1));
+  for (int64_t i = 0; i < e; i++) {
+    if (glow_dtype_is_float(v->dt))
+      d[i] = glow_elem_get(v->dt, data, i);
+    else
+      d[i] = (double)(glow_elem_geti(v->dt, data, i) - (z ? glow_elem_geti(z->dt, zdata, zn > 1 ? i / inner : 0) : 0));
+  }
+  return d;
+}
+
+static int eval_conv_common(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins,
+                            int integer) {
+  conv_shape c;
+  if (conv_get(g, n, integer, &c))
+    return -1;
+  const glow_value *y = glow_out(g, n, 0);
+  const void *in2 = glow_in(g, n, 2) ? ins[2] : NULL, *in3 = glow_in(g, n, 3) ? ins[3] : NULL;
+  double *x = to_double(glow_in(g, n, 0), ins[0], integer ? glow_in(g, n, 2) : NULL, in2);
+  double *w = to_double(glow_in(g, n, 1), ins[1], integer ? glow_in(g, n, 3) : NULL, in3);
+  double *b = !integer && in2 ? to_double(glow_in(g, n, 2), in2, NULL, NULL) : NULL;
+  int64_t e = glow_value_numel(y);
+  double *out = glow_xmalloc(sizeof(double) * (size_t)(e ? e : 1));
+  conv_ref(&c, x, w, b, out);
+  for (int64_t i = 0; i < e; i++) {
+    if (integer)
+      glow_elem_seti(y->dt, outs[0], i, (int64_t)out[i]);
+    else
+      glow_elem_set(y->dt, outs[0], i, out[i]);
+  }
+  free(x);
+  free(w);
+  free(b);
+  free(out);
+  return 0;
+}
+
+static int eval_conv(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  return eval_conv_common(g, n, outs, ins, 0);
+}
+
+static int lower_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
+  conv_shape c;
+  if (conv_get(g, n, 0, &c))
+    return -1;
+  glow_kcall_init(kc, "glow_k_conv_%s", glow_dtype_suffix(glow_in(g, n, 0)->dt));
+  glow_kcall_tensor(kc, n->out[0]);
+  for (int i = 0; i < 3; i++)
+    glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
+  int64_t p[] = {c.N, c.G, c.Cg, c.Mg};
+  glow_kcall_params(kc, 4, p);
+  glow_nn_win_params(&c.w, kc);
+  return 0;
+}
+
+const glow_op_info glow_op_CONV = {"Conv", 2, 3, 1, 1, infer_conv, eval_conv, lower_conv};
+
+/* ConvInteger: int32 (X - x_zero_point) * (W - w_zero_point), zero points scalar
+ * (w_zero_point may also hold one per output channel). */
+static int infer_conv_integer(glow_graph *g, glow_node *n) {
+  conv_shape c;
+  if (conv_get(g, n, 1, &c))
+    return -1;
+  for (int i = 2; i < 4; i++) {
+    const glow_value *z = glow_in(g, n, i);
+    if (!z)
+      continue;
+    int64_t e = glow_value_numel(z);
+    if (z->dt != glow_in(g, n, i - 2)->dt || z->rank > 1 || (e != 1 && !(i == 3 && e == c.M)))
+      return glow_node_error(g, n, "%s must be a %s scalar%s", i == 2 ? "x_zero_point" : "w_zero_point",
+                             glow_dtype_name(glow_in(g, n, i - 2)->dt), i == 3 ? " or one per output channel" : "");
+  }
+  int64_t dims[5];
+  conv_out_shape(&c, dims);
+  glow_value_set_shape(glow_out(g, n, 0), GLOW_DT_I32, glow_in(g, n, 0)->rank, dims);
+  return 0;
+}
+
+static int eval_conv_integer(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  return eval_conv_common(g, n, outs, ins, 1);
+}
+
+static int lower_conv_integer(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
+  conv_shape c;
+  if (conv_get(g, n, 1, &c))
+    return -1;
+  const glow_value *wz = glow_in(g, n, 3);
+  glow_kcall_init(kc, "glow_k_conv_integer_%s_%s", glow_dtype_suffix(glow_in(g, n, 0)->dt),
+                  glow_dtype_suffix(glow_in(g, n, 1)->dt));
+  glow_kcall_tensor(kc, n->out[0]);
+  for (int i = 0; i < 4; i++)
+    glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
+  int64_t p[] = {c.N, c.G, c.Cg, c.Mg, wz && glow_value_numel(wz) > 1};
+  glow_kcall_params(kc, 5, p);
+  glow_nn_win_params(&c.w, kc);
+  return 0;
+}
+
+const glow_op_info glow_op_CONV_INTEGER = {"ConvInteger", 2, 4, 1, 1, infer_conv_integer, eval_conv_integer,
+                                           lower_conv_integer};

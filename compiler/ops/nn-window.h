@@ -1,0 +1,33 @@
+/* Sliding-window geometry shared by the nn ops (Conv, ConvTranspose, pools). */
+#ifndef GLOW_NN_WINDOW_H
+#define GLOW_NN_WINDOW_H
+
+#include "ops/op-util.h"
+
+/* Spatial axes of an N x C x D1 x ... tensor (at most 3). Kernels get them
+ * right-aligned into 3 axes (D, H, W) with 1s in front, so the last spatial
+ * axis is always the innermost loop. */
+typedef struct glow_nn_win {
+  int nsp;
+  int64_t in[3], out[3], k[3], s[3], d[3], pb[3], pe[3];
+} glow_nn_win;
+
+/* nn-window.c */
+/* Reads kernel_shape (checked against `kernel` when that is not NULL; required
+ * when it is), strides, dilations, pads and auto_pad for a window sliding over
+ * x's spatial axes, and computes the output extents (floor, or ceil when
+ * ceil_mode). Returns 0, or -1 after glow_node_error(). */
+int glow_nn_win_get(const glow_graph *g, const glow_node *n, const glow_value *x, const int64_t *kernel,
+                    int ceil_mode, glow_nn_win *w);
+/* The same for ConvTranspose: `in` is X's spatial extents, `out` Y's (from
+ * output_shape, output_padding and pads or auto_pad). */
+int glow_nn_win_get_transposed(const glow_graph *g, const glow_node *n, const glow_value *x, const int64_t *kernel,
+                               glow_nn_win *w);
+/* Appends in[3], out[3], k[3], s[3], d[3], pb[3], pe[3] (right-aligned to 3 axes). */
+void glow_nn_win_params(const glow_nn_win *w, glow_kcall *kc);
+/* Row-major offset of spatial position pos[nsp] in an extent ext[nsp]. */
+int64_t glow_nn_win_offset(int nsp, const int64_t *ext, const int64_t *pos);
+/* Advances a spatial multi-index over ext; returns 0 after wrapping around. */
+int glow_nn_win_next(int nsp, const int64_t *ext, int64_t *pos);
+
+#endif
