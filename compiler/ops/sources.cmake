@@ -10,6 +10,7 @@ set(GLOWC_OP_SOURCES
   ops/unary-math.c
   # nn: ir/ops-nn.def
   ops/nn-gemm.c
+  ops/nn-einsum.c
   ops/nn-window.c
   ops/nn-conv.c
   ops/nn-convtranspose.c

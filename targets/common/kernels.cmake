@@ -9,6 +9,7 @@ set(GLOWC_KERNEL_SOURCES
   kernels/relu.c
   # nn
   kernels/gemm.c
+  kernels/einsum.c
   kernels/conv.c
   kernels/conv-transpose.c
   kernels/norm.c
