@@ -27,6 +27,8 @@ def run(cmd, timeout):
         return p.returncode, p.stdout.decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
         return -999, "timed out after %ds" % timeout
+    except OSError as e:
+        return -998, "cannot run %s: %s" % (cmd[0], e)
 
 
 def pb_name(path):
