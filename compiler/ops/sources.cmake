@@ -4,6 +4,15 @@ set(GLOWC_OP_SOURCES
   ops/op-util.c
   # tensor: ir/ops-tensor.def
   ops/tensor-reshape.c
+  ops/tensor-util.c
+  ops/tensor-transpose.c
+  ops/tensor-concat.c
+  ops/tensor-slice.c
+  ops/tensor-gather.c
+  ops/tensor-scatter.c
+  ops/tensor-shape.c
+  ops/tensor-scan.c
+  ops/tensor-resize.c
   # elementwise: ir/ops-elementwise.def
   ops/elementwise-binary.c
   # unary: ir/ops-unary.def

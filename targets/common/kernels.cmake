@@ -3,6 +3,11 @@
 set(GLOWC_KERNEL_SOURCES
   kernels/copy.c
   # tensor
+  kernels/movement.c
+  kernels/indexing.c
+  kernels/generate.c
+  kernels/scan.c
+  kernels/resize.c
   # elementwise
   kernels/add.c
   # unary

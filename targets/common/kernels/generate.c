@@ -1,0 +1,52 @@
+/* Range, EyeLike, Trilu: outputs generated from positions. */
+#include "kernel.h"
+
+/* t: out; p: n, start, delta (doubles' bits for float types, integers otherwise). out[i] = start + i * delta. */
+#define RANGE_F(NAME, T)                                                                                               \
+  GLOW_KERNEL(range_##NAME) {                                                                                          \
+    T *o = (T *)t[0];                                                                                                  \
+    double start = glow_pf(p[1]), delta = glow_pf(p[2]);                                                               \
+    for (int64_t i = 0; i < p[0]; i++)                                                                                 \
+      o[i] = (T)(start + (double)i * delta);                                                                           \
+  }
+#define RANGE_I(NAME, T)                                                                                               \
+  GLOW_KERNEL(range_##NAME) {                                                                                          \
+    T *o = (T *)t[0];                                                                                                  \
+    for (int64_t i = 0; i < p[0]; i++)                                                                                 \
+      o[i] = (T)(p[1] + i * p[2]);                                                                                     \
+  }
+RANGE_F(f32, float)
+RANGE_F(f64, double)
+RANGE_I(i16, int16_t)
+RANGE_I(i32, int32_t)
+RANGE_I(i64, int64_t)
+
+/* t: out; p: rows, cols, k, one (raw bits of 1 in the output type). out[i][j] = j - i == k ? one : 0. */
+#define EYELIKE(S, T)                                                                                                  \
+  GLOW_KERNEL(eyelike_e##S) {                                                                                          \
+    T *o = (T *)t[0];                                                                                                  \
+    int64_t rows = p[0], cols = p[1], k = p[2];                                                                        \
+    T one = (T)(uint64_t)p[3];                                                                                         \
+    for (int64_t i = 0; i < rows; i++)                                                                                 \
+      for (int64_t j = 0; j < cols; j++)                                                                               \
+        o[i * cols + j] = j - i == k ? one : (T)0;                                                                     \
+  }
+
+/* t: out, in, k (int64 scalar; NULL: 0); p: batch, rows, cols, upper.
+ * Keeps element (i, j) of every matrix where j - i >= k (upper) or j - i <= k (lower); zero elsewhere. */
+#define TRILU(S, T)                                                                                                    \
+  GLOW_KERNEL(trilu_e##S) {                                                                                            \
+    T *o = (T *)t[0];                                                                                                  \
+    const T *x = (const T *)t[1];                                                                                      \
+    int64_t batch = p[0], rows = p[1], cols = p[2], upper = p[3], k = t[2] ? *(const int64_t *)t[2] : 0;               \
+    for (int64_t b = 0; b < batch; b++)                                                                                \
+      for (int64_t i = 0; i < rows; i++)                                                                               \
+        for (int64_t j = 0; j < cols; j++, o++, x++)                                                                   \
+          *o = (upper ? j - i >= k : j - i <= k) ? *x : (T)0;                                                          \
+  }
+
+#define BY_SIZE(S, T) EYELIKE(S, T) TRILU(S, T)
+BY_SIZE(1, uint8_t)
+BY_SIZE(2, uint16_t)
+BY_SIZE(4, uint32_t)
+BY_SIZE(8, uint64_t)

@@ -1,0 +1,218 @@
+/* Gather, GatherElements, GatherND, OneHot and the scatters: elements moved
+ * through runtime indices. Indices come in any integer or float dtype (ONNX
+ * dtype code `idt`, a constant parameter, so the switch folds away); a
+ * negative index counts from the end, and one still out of range never
+ * reads or writes outside a tensor: gathers produce zero, scatters skip. */
+#include "kernel.h"
+
+/* Element i of an index tensor of ONNX dtype idt; INT64_MIN for NaN, huge or unknown values. */
+static inline int64_t load_index(const uint8_t *p, int64_t i, int64_t idt) {
+  switch (idt) {
+  case 1: {
+    float f = ((const float *)p)[i];
+    return f > -9.2e18f && f < 9.2e18f ? (int64_t)f : INT64_MIN;
+  }
+  case 11: {
+    double f = ((const double *)p)[i];
+    return f > -9.2e18 && f < 9.2e18 ? (int64_t)f : INT64_MIN;
+  }
+  case 2:
+    return ((const uint8_t *)p)[i];
+  case 3:
+    return ((const int8_t *)p)[i];
+  case 4:
+    return ((const uint16_t *)p)[i];
+  case 5:
+    return ((const int16_t *)p)[i];
+  case 6:
+    return ((const int32_t *)p)[i];
+  case 7:
+    return ((const int64_t *)p)[i];
+  case 12:
+    return ((const uint32_t *)p)[i];
+  case 13: {
+    uint64_t u = ((const uint64_t *)p)[i];
+    return u > (uint64_t)INT64_MAX ? INT64_MIN : (int64_t)u;
+  }
+  default:
+    return INT64_MIN;
+  }
+}
+
+/* Index k normalized against an axis of n elements; -1 if out of range. */
+static inline int64_t norm_index(int64_t k, int64_t n) {
+  if (k < 0)
+    k += n;
+  return k >= 0 && k < n ? k : -1;
+}
+
+/* t: out, data, indices; p: outer, axis_len, inner, nidx, idt.
+ * out[o, j, i] = data[o, indices[j], i] (o < outer, j < nidx, i < inner). */
+#define GATHER(S, T)                                                                                                   \
+  GLOW_KERNEL(gather_e##S) {                                                                                           \
+    T *o = (T *)t[0];                                                                                                  \
+    const T *x = (const T *)t[1];                                                                                      \
+    int64_t outer = p[0], len = p[1], inner = p[2], nidx = p[3], idt = p[4];                                           \
+    for (int64_t a = 0; a < outer; a++)                                                                                \
+      for (int64_t j = 0; j < nidx; j++, o += inner) {                                                                 \
+        int64_t k = norm_index(load_index(t[2], j, idt), len);                                                         \
+        const T *src = x + (a * len + (k < 0 ? 0 : k)) * inner;                                                        \
+        for (int64_t i = 0; i < inner; i++)                                                                            \
+          o[i] = k < 0 ? (T)0 : src[i];                                                                                \
+      }                                                                                                                \
+  }
+
+/* Odometer step over dims[r] that keeps off = sum over axes d != skip of c[d] * st[d]. */
+static inline void step_skip(int64_t r, const int64_t *dims, const int64_t *st, int64_t skip, int64_t *c,
+                             int64_t *off) {
+  for (int64_t d = r - 1; d >= 0; d--) {
+    int64_t s = d == skip ? 0 : st[d];
+    *off += s;
+    if (++c[d] < dims[d])
+      return;
+    *off -= s * dims[d];
+    c[d] = 0;
+  }
+}
+
+static inline void dense_strides(int64_t r, const int64_t *dims, int64_t *st) {
+  int64_t s = 1;
+  for (int64_t d = r - 1; d >= 0; d--) {
+    st[d] = s;
+    s *= dims[d];
+  }
+}
+
+/* t: out, data, indices; p: rank (1..8), axis, idt, idx_dims[rank], data_dims[rank].
+ * out[c] = data[c with c[axis] = indices[c]]; out has the shape of indices. */
+#define GATHER_ELEMENTS(S, T)                                                                                          \
+  GLOW_KERNEL(gather_elements_e##S) {                                                                                  \
+    T *o = (T *)t[0];                                                                                                  \
+    const T *x = (const T *)t[1];                                                                                      \
+    int64_t r = p[0], axis = p[1], idt = p[2], n = 1, c[8] = {0}, st[8], off = 0;                                      \
+    const int64_t *dims = p + 3, *xd = p + 3 + r;                                                                      \
+    dense_strides(r, xd, st);                                                                                          \
+    for (int64_t d = 0; d < r; d++)                                                                                    \
+      n *= dims[d];                                                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                                                  \
+      int64_t k = norm_index(load_index(t[2], i, idt), xd[axis]);                                                      \
+      o[i] = k < 0 ? (T)0 : x[off + k * st[axis]];                                                                     \
+      step_skip(r, dims, st, axis, c, &off);                                                                           \
+    }                                                                                                                  \
+  }
+
+/* t: out, data, indices; p: B, N, K, S, batch_stride, idt, dims[K], strides[K].
+ * For batch b and tuple j (indices[b, j, 0..K-1]): out[b, j, 0..S-1] = the slice of data's batch b at that tuple. */
+#define GATHER_ND(S_, T)                                                                                               \
+  GLOW_KERNEL(gather_nd_e##S_) {                                                                                       \
+    T *o = (T *)t[0];                                                                                                  \
+    const T *x = (const T *)t[1];                                                                                      \
+    int64_t B = p[0], N = p[1], K = p[2], S = p[3], bs = p[4], idt = p[5];                                             \
+    const int64_t *dims = p + 6, *st = p + 6 + K;                                                                      \
+    for (int64_t b = 0; b < B; b++)                                                                                    \
+      for (int64_t j = 0; j < N; j++, o += S) {                                                                        \
+        int64_t off = b * bs, bad = 0;                                                                                 \
+        for (int64_t m = 0; m < K; m++) {                                                                              \
+          int64_t k = norm_index(load_index(t[2], (b * N + j) * K + m, idt), dims[m]);                                 \
+          bad |= k < 0;                                                                                                \
+          off += (k < 0 ? 0 : k) * st[m];                                                                              \
+        }                                                                                                              \
+        for (int64_t s = 0; s < S; s++)                                                                                \
+          o[s] = bad ? (T)0 : x[off + s];                                                                              \
+      }                                                                                                                \
+  }
+
+/* t: out, indices, values (off, on); p: outer, depth, inner, idt.
+ * out[a, d, i] = indices[a, i] (negative: + depth) == d ? on : off. */
+#define ONEHOT(S, T)                                                                                                   \
+  GLOW_KERNEL(onehot_e##S) {                                                                                           \
+    T *o = (T *)t[0];                                                                                                  \
+    const T *v = (const T *)t[2];                                                                                      \
+    int64_t outer = p[0], depth = p[1], inner = p[2], idt = p[3];                                                      \
+    for (int64_t a = 0; a < outer; a++)                                                                                \
+      for (int64_t d = 0; d < depth; d++)                                                                              \
+        for (int64_t i = 0; i < inner; i++)                                                                            \
+          o[(a * depth + d) * inner + i] = norm_index(load_index(t[1], a * inner + i, idt), depth) == d ? v[1] : v[0]; \
+  }
+
+/* *d = *d (red) u; red: 0 none (replace), 1 add, 2 mul, 3 max, 4 min. */
+#define APPLY(T, d, u, red)                                                                                            \
+  do {                                                                                                                 \
+    T u_ = (u);                                                                                                        \
+    if ((red) == 1)                                                                                                    \
+      *(d) = (T)(*(d) + u_);                                                                                           \
+    else if ((red) == 2)                                                                                               \
+      *(d) = (T)(*(d)*u_);                                                                                             \
+    else if ((red) == 3)                                                                                               \
+      *(d) = *(d) > u_ ? *(d) : u_;                                                                                    \
+    else if ((red) == 4)                                                                                               \
+      *(d) = *(d) < u_ ? *(d) : u_;                                                                                    \
+    else                                                                                                               \
+      *(d) = u_;                                                                                                       \
+  } while (0)
+
+/* t: out, data, indices, updates; p: rank (1..8), axis, idt, red, idx_dims[rank], data_dims[rank].
+ * out = data, then out[c with c[axis] = indices[c]] (red)= updates[c] for every c in order. */
+#define SCATTER_ELEMENTS(NAME, T)                                                                                      \
+  GLOW_KERNEL(scatter_elements_##NAME) {                                                                               \
+    T *o = (T *)t[0];                                                                                                  \
+    const T *x = (const T *)t[1], *u = (const T *)t[3];                                                                \
+    int64_t r = p[0], axis = p[1], idt = p[2], red = p[3], n = 1, xn = 1, c[8] = {0}, st[8], off = 0;                  \
+    const int64_t *dims = p + 4, *xd = p + 4 + r;                                                                      \
+    dense_strides(r, xd, st);                                                                                          \
+    for (int64_t d = 0; d < r; d++) {                                                                                  \
+      n *= dims[d];                                                                                                    \
+      xn *= xd[d];                                                                                                     \
+    }                                                                                                                  \
+    for (int64_t i = 0; i < xn; i++)                                                                                   \
+      o[i] = x[i];                                                                                                     \
+    for (int64_t i = 0; i < n; i++) {                                                                                  \
+      int64_t k = norm_index(load_index(t[2], i, idt), xd[axis]);                                                      \
+      if (k >= 0)                                                                                                      \
+        APPLY(T, o + off + k * st[axis], u[i], red);                                                                   \
+      step_skip(r, dims, st, axis, c, &off);                                                                           \
+    }                                                                                                                  \
+  }
+
+/* t: out, data, indices, updates; p: numel(data), N, K, S, idt, red, dims[K], strides[K].
+ * out = data, then for each tuple j: out[slice at indices[j, 0..K-1]] (red)= updates[j, 0..S-1]. */
+#define SCATTER_ND(NAME, T)                                                                                            \
+  GLOW_KERNEL(scatter_nd_##NAME) {                                                                                     \
+    T *o = (T *)t[0];                                                                                                  \
+    const T *x = (const T *)t[1], *u = (const T *)t[3];                                                                \
+    int64_t xn = p[0], N = p[1], K = p[2], S = p[3], idt = p[4], red = p[5];                                           \
+    const int64_t *dims = p + 6, *st = p + 6 + K;                                                                      \
+    for (int64_t i = 0; i < xn; i++)                                                                                   \
+      o[i] = x[i];                                                                                                     \
+    for (int64_t j = 0; j < N; j++) {                                                                                  \
+      int64_t off = 0, bad = 0;                                                                                        \
+      for (int64_t m = 0; m < K; m++) {                                                                                \
+        int64_t k = norm_index(load_index(t[2], j * K + m, idt), dims[m]);                                             \
+        bad |= k < 0;                                                                                                  \
+        off += (k < 0 ? 0 : k) * st[m];                                                                                \
+      }                                                                                                                \
+      for (int64_t s = 0; !bad && s < S; s++)                                                                          \
+        APPLY(T, o + off + s, u[j * S + s], red);                                                                      \
+    }                                                                                                                  \
+  }
+
+/* By element size: plain moves (scatters without a reduction). */
+#define BY_SIZE(S, T)                                                                                                  \
+  GATHER(S, T) GATHER_ELEMENTS(S, T) GATHER_ND(S, T) ONEHOT(S, T) SCATTER_ELEMENTS(e##S, T) SCATTER_ND(e##S, T)
+BY_SIZE(1, uint8_t)
+BY_SIZE(2, uint16_t)
+BY_SIZE(4, uint32_t)
+BY_SIZE(8, uint64_t)
+
+/* By dtype: scatters with a reduction. */
+#define BY_TYPE(NAME, T) SCATTER_ELEMENTS(NAME, T) SCATTER_ND(NAME, T)
+BY_TYPE(f32, float)
+BY_TYPE(f64, double)
+BY_TYPE(i8, int8_t)
+BY_TYPE(i16, int16_t)
+BY_TYPE(i32, int32_t)
+BY_TYPE(i64, int64_t)
+BY_TYPE(u8, uint8_t)
+BY_TYPE(u16, uint16_t)
+BY_TYPE(u32, uint32_t)
+BY_TYPE(u64, uint64_t)
