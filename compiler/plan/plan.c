@@ -2,11 +2,14 @@
  * Memory plan over three areas: constants, mutable (inputs then outputs) and
  * activations. Activations get offsets from a greedy, liveness-based allocator
  * (largest first, lowest offset that overlaps no tensor live at the same time),
- * so buffers of tensors whose lifetimes do not intersect are shared. */
+ * so buffers of tensors whose lifetimes do not intersect are shared. Views
+ * (ops lowered to a plain copy of their input: Reshape, Flatten, Squeeze, ...)
+ * share their input's buffer instead, and are dropped from the schedule. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "glowc.h"
+#include "ops/op-util.h"
 
 #define AREA_CONST 1
 #define AREA_MUTABLE 2
@@ -52,6 +55,26 @@ int glow_plan_create(const glow_graph *g, glow_plan *p) {
       }
   }
 
+  /* A view's output takes its input's buffer (its root's); the root then lives
+   * until the last use of any view of it. Graph outputs keep their own buffer. */
+  int *root = glow_xmalloc(sizeof(int) * (size_t)g->nvals), nkept = 0, nsteps = p->norder;
+  for (int i = 0; i < g->nvals; i++)
+    root[i] = i;
+  for (int s = 0; s < p->norder; s++) {
+    const glow_node *n = &g->nodes[p->order[s]];
+    int in = n->nin ? n->in[0] : -1, out = n->nout ? n->out[0] : -1;
+    if (glow_op_get(n->op)->lower == glow_lower_copy && in >= 0 && out >= 0 && !g->vals[out].is_output &&
+        glow_value_bytes(&g->vals[in]) == glow_value_bytes(&g->vals[out])) {
+      root[out] = root[in];
+      if (last[out] > last[root[in]])
+        last[root[in]] = last[out];
+      first[out] = last[out] = -1;
+      continue;
+    }
+    p->order[nkept++] = p->order[s];
+  }
+  p->norder = nkept;
+
   for (int i = 0; i < g->ninputs; i++) {
     p->area[g->inputs[i]] = AREA_MUTABLE;
     p->offset[g->inputs[i]] = p->mutable_size;
@@ -79,7 +102,7 @@ int glow_plan_create(const glow_graph *g, glow_plan *p) {
       r[nr++] = (live_range){i, first[i], last[i], align_up(glow_value_bytes(&g->vals[i]))};
 
   /* Lower bound: the largest sum of simultaneously live tensors. */
-  for (int s = 0; s < p->norder; s++) {
+  for (int s = 0; s < nsteps; s++) { /* live ranges are in positions of the full schedule */
     uint64_t sum = 0;
     for (int k = 0; k < nr; k++)
       if (r[k].first <= s && s <= r[k].last)
@@ -113,6 +136,12 @@ int glow_plan_create(const glow_graph *g, glow_plan *p) {
     if (best + r[k].size > p->act_size)
       p->act_size = best + r[k].size;
   }
+  for (int i = 0; i < g->nvals; i++)
+    if (root[i] != i) {
+      p->area[i] = p->area[root[i]];
+      p->offset[i] = p->offset[root[i]];
+    }
+  free(root);
   free(r);
   free(first);
   free(last);

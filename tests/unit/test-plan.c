@@ -98,6 +98,26 @@ int main(void) {
   CHECK(p.mutable_size == 2 * 4032);
   glow_plan_free(&p);
   glow_graph_free(g);
+  /* x -> Add -> a -> Identity -> b -> Add -> y: b is a view of a (same bytes, no copy run). */
+  g = glow_graph_create("view");
+  int x = add_value(g, 256), a = add_value(g, 256), b = add_value(g, 256), y = add_value(g, 256);
+  g->vals[x].kind = GLOW_VAL_INPUT;
+  g->inputs = glow_xmalloc(sizeof(int));
+  g->inputs[g->ninputs++] = x;
+  int in2[2] = {x, x};
+  glow_node_add(g, GLOW_OP_ADD, "add1", 2, in2, 1, &a);
+  glow_node_add(g, GLOW_OP_IDENTITY, "view", 1, &a, 1, &b);
+  int in3[2] = {b, a};
+  glow_node_add(g, GLOW_OP_ADD, "add2", 2, in3, 1, &y);
+  g->outputs = glow_xmalloc(sizeof(int));
+  g->outputs[g->noutputs++] = y;
+  g->vals[y].is_output = 1;
+  glow_plan_create(g, &p);
+  CHECK(p.norder == 2);
+  CHECK(p.area[a] == 3 && p.area[b] == 3 && p.offset[a] == p.offset[b]);
+  CHECK(p.act_size == 1024 && p.act_lower_bound == 1024);
+  glow_plan_free(&p);
+  glow_graph_free(g);
   printf("%s\n", failures ? "FAILED" : "ok");
   return failures != 0;
 }
