@@ -114,6 +114,7 @@ def one(args, name):
             break
         bound += more
         rc, out = run(cmd + ["-bind-input=%s,%s" % (b, os.path.join(data, files[b])) for b in bound], args.timeout)
+    compile_out = out
     if rc != 0:
         first = next((l for l in out.splitlines() if "error" in l), out.strip()[:200])
         if rc < 0 or "internal error" in out:
@@ -126,7 +127,7 @@ def one(args, name):
         return name, "error", "link failed: " + out.strip()[:300]
     rc, out = run([exe, os.path.join(work, "model.weights.bin"), data] + args.driver_arg, args.timeout)
     if args.verbose:
-        print("%s:\n%s" % (name, out.strip()), flush=True)
+        print("%s:\n%s\n%s" % (name, compile_out.strip(), out.strip()), flush=True)
     if rc == 0:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
