@@ -1,7 +1,8 @@
-/* Shape, Size, ConstantOfShape, Range, EyeLike, Trilu: outputs made from
+/* Shape, Size, ConstantOfShape, Range, EyeLike, Trilu, NonZero: outputs made from
  * shapes and constants. Shape and Size depend only on the (static) input
  * shape, so they are evaluated during inference even when their input is
- * computed at run time: shape subgraphs then fold to constants. */
+ * computed at run time: shape subgraphs then fold to constants. NonZero
+ * needs a constant input, its output shape depending on the values. */
 #include <math.h>
 #include <string.h>
 
@@ -283,3 +284,42 @@ static int lower_trilu(const glow_graph *g, const glow_node *n, glow_kcall *kc) 
 }
 
 const glow_op_info glow_op_TRILU = {"Trilu", 1, 2, 1, 1, infer_trilu, eval_trilu, lower_trilu};
+
+/* ---- NonZero (its output shape depends on the input's values: the input must be a constant) ---- */
+
+static int64_t nonzero_count(const glow_value *x, const void *data) {
+  int64_t k = 0;
+  for (int64_t i = 0, e = glow_value_numel(x); i < e; i++)
+    k += glow_elem_get(x->dt, data, i) != 0;
+  return k;
+}
+
+static int infer_nonzero(glow_graph *g, glow_node *n) {
+  const glow_value *x = glow_in(g, n, 0);
+  if (x->kind != GLOW_VAL_CONST) {
+    int64_t unused[1];
+    glow_need_const_ints(g, n, 0, "the data: NonZero's output shape depends on its values", unused, 0);
+    return -1;
+  }
+  if (x->rank == 0 || glow_dtype_size(x->dt) == 0 || x->dt == GLOW_DT_STRING)
+    return glow_node_error(g, n, "the input must be a numeric tensor of rank >= 1");
+  int64_t dims[2] = {x->rank, nonzero_count(x, x->data)};
+  glow_value_set_shape(glow_out(g, n, 0), GLOW_DT_I64, 2, dims);
+  return fold_now(g, n);
+}
+
+static int eval_nonzero(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  const glow_value *x = glow_in(g, n, 0);
+  int64_t count = nonzero_count(x, ins[0]), c[GLOW_MAX_RANK], k = 0;
+  for (int64_t i = 0, e = glow_value_numel(x); i < e; i++) {
+    if (glow_elem_get(x->dt, ins[0], i) == 0)
+      continue;
+    glow_t_unravel(i, x->rank, x->dims, c);
+    for (int d = 0; d < x->rank; d++)
+      ((int64_t *)outs[0])[d * count + k] = c[d];
+    k++;
+  }
+  return 0;
+}
+
+const glow_op_info glow_op_NON_ZERO = {"NonZero", 1, 1, 1, 1, infer_nonzero, eval_nonzero, lower_folded};
