@@ -17,6 +17,7 @@ set(GLOWC_OP_SOURCES
   ops/elementwise-binary.c
   # unary: ir/ops-unary.def
   ops/unary-math.c
+  ops/unary-clip.c
   # nn: ir/ops-nn.def
   ops/nn-gemm.c
   ops/nn-einsum.c

@@ -11,7 +11,8 @@ set(GLOWC_KERNEL_SOURCES
   # elementwise
   kernels/add.c
   # unary
-  kernels/relu.c
+  kernels/unary-math.c
+  kernels/unary-clip.c
   # nn
   kernels/gemm.c
   kernels/einsum.c

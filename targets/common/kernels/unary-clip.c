@@ -1,0 +1,130 @@
+/* Clip, PRelu and Dropout (inference). float16 and bfloat16 compute in float. */
+#include "kernel.h"
+#include "kmath.h"
+
+#define T_f32 float
+#define C_f32 float
+#define LD_f32(v) (v)
+#define ST_f32(v) (v)
+#define T_f64 double
+#define C_f64 double
+#define LD_f64(v) (v)
+#define ST_f64(v) (v)
+#define T_f16 uint16_t
+#define C_f16 float
+#define LD_f16(v) glow_f16_to_f32(v)
+#define ST_f16(v) glow_f32_to_f16(v)
+#define T_bf16 uint16_t
+#define C_bf16 float
+#define LD_bf16(v) glow_bf16_to_f32(v)
+#define ST_bf16(v) glow_f32_to_bf16(v)
+#define INT_TYPE(s, T, C)                                                                                    \
+  typedef T T_##s;                                                                                           \
+  typedef C C_##s;
+INT_TYPE(i8, int8_t, int64_t)
+INT_TYPE(i16, int16_t, int64_t)
+INT_TYPE(i32, int32_t, int64_t)
+INT_TYPE(i64, int64_t, int64_t)
+INT_TYPE(u8, uint8_t, uint64_t)
+INT_TYPE(u16, uint16_t, uint64_t)
+INT_TYPE(u32, uint32_t, uint64_t)
+INT_TYPE(u64, uint64_t, uint64_t)
+#define LD_INT(v) (v)
+#define LD_i8 LD_INT
+#define LD_i16 LD_INT
+#define LD_i32 LD_INT
+#define LD_i64 LD_INT
+#define LD_u8 LD_INT
+#define LD_u16 LD_INT
+#define LD_u32 LD_INT
+#define LD_u64 LD_INT
+#define ST_i8 LD_INT
+#define ST_i16 LD_INT
+#define ST_i32 LD_INT
+#define ST_i64 LD_INT
+#define ST_u8 LD_INT
+#define ST_u16 LD_INT
+#define ST_u32 LD_INT
+#define ST_u64 LD_INT
+/* A bound packed in p: the bits of a double for float types, the value for integers. */
+#define PV_FLOAT(v) glow_pf(v)
+#define PV_INT(v) (v)
+
+/* y = min(max(x, lo), hi); lo > hi gives hi, NaN stays NaN (as numpy's clip).
+ * t: out, x, min, max (tensors, NULL if omitted); p: n, min_mode, min, max_mode,
+ * max, where mode 0 = no bound, 1 = the bound in p, 2 = the bound is the scalar tensor. */
+#define CLIP(s, PV)                                                                                          \
+  GLOW_KERNEL(clip_##s) {                                                                                    \
+    T_##s *o = (T_##s *)t[0];                                                                                \
+    const T_##s *x = (const T_##s *)t[1];                                                                    \
+    C_##s lo = p[1] == 2 ? LD_##s(*(const T_##s *)t[2]) : (C_##s)PV(p[2]);                                  \
+    C_##s hi = p[3] == 2 ? LD_##s(*(const T_##s *)t[3]) : (C_##s)PV(p[4]);                                  \
+    int has_lo = p[1] != 0, has_hi = p[3] != 0;                                                              \
+    for (int64_t i = 0; i < p[0]; i++) {                                                                     \
+      C_##s v = LD_##s(x[i]);                                                                                \
+      v = has_lo && v < lo ? lo : v;                                                                         \
+      o[i] = ST_##s(has_hi && v > hi ? hi : v);                                                              \
+    }                                                                                                        \
+  }
+CLIP(f32, PV_FLOAT)
+CLIP(f64, PV_FLOAT)
+CLIP(f16, PV_FLOAT)
+CLIP(bf16, PV_FLOAT)
+CLIP(i8, PV_INT)
+CLIP(i16, PV_INT)
+CLIP(i32, PV_INT)
+CLIP(i64, PV_INT)
+CLIP(u8, PV_INT)
+CLIP(u16, PV_INT)
+CLIP(u32, PV_INT)
+CLIP(u64, PV_INT)
+
+/* y = x < 0 ? x * slope : x, slope broadcast to x's shape (integers wrap).
+ * t: out, x, slope; p: r (>= 1), dims[r], slope_strides[r] (0 where broadcast). */
+#define PRELU(s, MUL)                                                                                        \
+  GLOW_KERNEL(prelu_##s) {                                                                                   \
+    T_##s *o = (T_##s *)t[0];                                                                                \
+    const T_##s *x = (const T_##s *)t[1], *sl = (const T_##s *)t[2];                                         \
+    int64_t r = p[0], inner = p[r], is = p[2 * r], outer = 1, idx[8] = {0}, so = 0;                          \
+    const int64_t *dims = p + 1, *ss = p + 1 + r;                                                            \
+    for (int64_t d = 0; d < r - 1; d++)                                                                      \
+      outer *= dims[d];                                                                                      \
+    for (int64_t i = 0; i < outer; i++) {                                                                    \
+      const T_##s *xi = x + i * inner, *si = sl + so;                                                        \
+      T_##s *oi = o + i * inner;                                                                             \
+      for (int64_t j = 0; j < inner; j++) {                                                                  \
+        C_##s v = LD_##s(xi[j]);                                                                             \
+        oi[j] = v < 0 ? ST_##s(MUL(v, LD_##s(si[j * is]))) : xi[j];                                          \
+      }                                                                                                      \
+      for (int64_t d = r - 2; d >= 0; d--) {                                                                 \
+        so += ss[d];                                                                                         \
+        if (++idx[d] < dims[d])                                                                              \
+          break;                                                                                             \
+        so -= ss[d] * dims[d];                                                                               \
+        idx[d] = 0;                                                                                          \
+      }                                                                                                      \
+    }                                                                                                        \
+  }
+#define MUL_F(a, b) ((a) * (b))
+#define MUL_I(a, b) (C_i64)((uint64_t)(a) * (uint64_t)(b))
+PRELU(f32, MUL_F)
+PRELU(f64, MUL_F)
+PRELU(f16, MUL_F)
+PRELU(bf16, MUL_F)
+PRELU(i8, MUL_I)
+PRELU(i16, MUL_I)
+PRELU(i32, MUL_I)
+PRELU(i64, MUL_I)
+
+/* Dropout in inference: y = x and a mask of ones (bool true, or 1 in x's type
+ * before opset 10). t: y, mask, x; p: nbytes of x, n, mask element size, the
+ * mask element's bytes (little-endian). */
+GLOW_KERNEL(dropout) {
+  uint8_t *y = t[0], *m = t[1];
+  const uint8_t *x = t[2];
+  for (int64_t k = 0; k < p[0]; k++)
+    y[k] = x[k];
+  for (int64_t i = 0; i < p[1]; i++)
+    for (int64_t k = 0; k < p[2]; k++)
+      m[i * p[2] + k] = (uint8_t)(p[3] >> (8 * k));
+}
