@@ -135,7 +135,10 @@ static int lower_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   conv_shape c;
   if (conv_get(g, n, 0, &c))
     return -1;
-  glow_kcall_init(kc, "glow_k_conv_%s", glow_dtype_suffix(glow_in(g, n, 0)->dt));
+  /* Enough output channels per group fill the fast kernel's channel vectors;
+   * others (depthwise and narrow groups) go through the direct kernel. */
+  int fast = glow_in(g, n, 0)->dt == GLOW_DT_F32 && c.Mg >= 8;
+  glow_kcall_init(kc, "glow_k_conv_%s%s", fast ? "fast_" : "", glow_dtype_suffix(glow_in(g, n, 0)->dt));
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
@@ -188,5 +191,5 @@ static int lower_conv_integer(const glow_graph *g, const glow_node *n, glow_kcal
   return 0;
 }
 
-const glow_op_info glow_op_CONV_INTEGER = {"ConvInteger", 2, 4, 1, 1, infer_conv_integer, eval_conv_integer,
+const glow_op_info glow_op_CONV_INTEGER = {"ConvInteger",     2, 4, 1, 1, infer_conv_integer, eval_conv_integer,
                                            lower_conv_integer};

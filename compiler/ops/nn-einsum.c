@@ -10,7 +10,7 @@
 #define ES_MAX_LABELS 12
 
 typedef struct {
-  int nin, nl, nout;                        /* labels 0..nout-1 are the output's, in its order */
+  int nin, nl, nout; /* labels 0..nout-1 are the output's, in its order */
   int64_t size[ES_MAX_LABELS];
   int64_t stride[ES_MAX_IN][ES_MAX_LABELS]; /* 0 where a label is absent or broadcast */
   int orank;

@@ -97,8 +97,10 @@ static int gemm_get(const glow_graph *g, const glow_node *n, mm_params *q) {
   const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 1), *c = glow_in(g, n, 2);
   mm_init(q);
   if (a->dt != b->dt || (c && c->dt != a->dt) || !float_or_int(a->dt))
-    return glow_node_error(g, n, "input types %s/%s are not supported (float, double, int32, int64, uint32, uint64; "
-                           "the same for A, B and C)", glow_dtype_name(a->dt), glow_dtype_name(b->dt));
+    return glow_node_error(g, n,
+                           "input types %s/%s are not supported (float, double, int32, int64, uint32, uint64; "
+                           "the same for A, B and C)",
+                           glow_dtype_name(a->dt), glow_dtype_name(b->dt));
   if (a->rank != 2 || b->rank != 2)
     return glow_node_error(g, n, "A and B must be 2-D (got ranks %d and %d)", a->rank, b->rank);
   int64_t ta = glow_attr_int(n, "transA", 0), tb = glow_attr_int(n, "transB", 0);
@@ -234,8 +236,10 @@ static int infer_matmul(glow_graph *g, glow_node *n) {
   int64_t od[GLOW_MAX_RANK];
   int r;
   if (a->dt != b->dt || !float_or_int(a->dt))
-    return glow_node_error(g, n, "input types %s/%s are not supported (float, double, int32, int64, uint32, uint64; "
-                           "the same for A and B)", glow_dtype_name(a->dt), glow_dtype_name(b->dt));
+    return glow_node_error(g, n,
+                           "input types %s/%s are not supported (float, double, int32, int64, uint32, uint64; "
+                           "the same for A and B)",
+                           glow_dtype_name(a->dt), glow_dtype_name(b->dt));
   if (matmul_get(g, n, &q, od, &r))
     return -1;
   glow_value_set_shape(glow_out(g, n, 0), a->dt, r, od);
@@ -293,8 +297,18 @@ static int eval_matmul_integer(const glow_graph *g, const glow_node *n, void *co
   int r;
   if (matmul_get(g, n, &q, od, &r))
     return -1;
-  mm_ref_io io = {GLOW_DT_I32, glow_in(g, n, 0)->dt, glow_in(g, n, 1)->dt, outs[0], ins[0], ins[1], NULL, 1,
-                  glow_in(g, n, 2), glow_in(g, n, 3), glow_in(g, n, 2) ? ins[2] : NULL, glow_in(g, n, 3) ? ins[3] : NULL};
+  mm_ref_io io = {GLOW_DT_I32,
+                  glow_in(g, n, 0)->dt,
+                  glow_in(g, n, 1)->dt,
+                  outs[0],
+                  ins[0],
+                  ins[1],
+                  NULL,
+                  1,
+                  glow_in(g, n, 2),
+                  glow_in(g, n, 3),
+                  glow_in(g, n, 2) ? ins[2] : NULL,
+                  glow_in(g, n, 3) ? ins[3] : NULL};
   mm_ref(&q, &io);
   return 0;
 }
@@ -315,5 +329,5 @@ static int lower_matmul_integer(const glow_graph *g, const glow_node *n, glow_kc
   return 0;
 }
 
-const glow_op_info glow_op_MAT_MUL_INTEGER = {"MatMulInteger", 2, 4, 1, 1, infer_matmul_integer, eval_matmul_integer,
-                                              lower_matmul_integer};
+const glow_op_info glow_op_MAT_MUL_INTEGER = {
+    "MatMulInteger", 2, 4, 1, 1, infer_matmul_integer, eval_matmul_integer, lower_matmul_integer};

@@ -100,7 +100,8 @@ static int infer_instancenorm(glow_graph *g, glow_node *n) {
 }
 
 /* Mean and biased variance of `len` elements at `base` + k * `stride`. */
-static void moments(glow_dtype dt, const void *p, int64_t base, int64_t len, int64_t stride, double *mean, double *var) {
+static void moments(glow_dtype dt, const void *p, int64_t base, int64_t len, int64_t stride, double *mean,
+                    double *var) {
   double s = 0, q = 0;
   for (int64_t k = 0; k < len; k++)
     s += glow_elem_get(dt, p, base + k * stride);
@@ -142,8 +143,8 @@ static int lower_instancenorm(const glow_graph *g, const glow_node *n, glow_kcal
   return 0;
 }
 
-const glow_op_info glow_op_INSTANCE_NORMALIZATION = {"InstanceNormalization", 3, 3, 1, 1, infer_instancenorm,
-                                                     eval_instancenorm, lower_instancenorm};
+const glow_op_info glow_op_INSTANCE_NORMALIZATION = {
+    "InstanceNormalization", 3, 3, 1, 1, infer_instancenorm, eval_instancenorm, lower_instancenorm};
 
 /* ---- LayerNormalization (opset 17): over the axes from `axis` on ---- */
 
@@ -168,8 +169,10 @@ static int ln_param(const glow_graph *g, const glow_node *n, int i, const char *
   int lead = v->rank - (x->rank - s->axis);
   for (int d = 0; d < v->rank; d++)
     if (d < lead ? v->dims[d] != 1 : v->dims[d] != x->dims[s->axis + d - lead])
-      return glow_node_error(g, n, "%s must have the shape of X's axes %d.. (broadcasting within them is not "
-                             "supported)", what, s->axis);
+      return glow_node_error(g, n,
+                             "%s must have the shape of X's axes %d.. (broadcasting within them is not "
+                             "supported)",
+                             what, s->axis);
   return lead < 0 ? glow_node_error(g, n, "%s has fewer elements than X's normalized axes", what) : 0;
 }
 
@@ -178,7 +181,8 @@ static int ln_get(const glow_graph *g, const glow_node *n, ln_shape *s) {
   if (need_float(g, n))
     return -1;
   if (glow_attr_int(n, "stash_type", 1) != 1)
-    return glow_node_error(g, n, "stash_type %lld is not supported (1: float)", (long long)glow_attr_int(n, "stash_type", 1));
+    return glow_node_error(g, n, "stash_type %lld is not supported (1: float)",
+                           (long long)glow_attr_int(n, "stash_type", 1));
   if (x->rank < 1)
     return glow_node_error(g, n, "X must have rank 1 or more");
   s->axis = glow_norm_axis(g, n, glow_attr_int(n, "axis", -1), x->rank);
@@ -278,7 +282,8 @@ static int eval_lrn(const glow_graph *g, const glow_node *n, void *const *outs, 
             sum += v * v;
           }
         int64_t i = (a * C + c) * S + s;
-        glow_elem_set(x->dt, outs[0], i, glow_elem_get(x->dt, ins[0], i) / pow(bias + alpha / (double)size * sum, beta));
+        glow_elem_set(x->dt, outs[0], i,
+                      glow_elem_get(x->dt, ins[0], i) / pow(bias + alpha / (double)size * sum, beta));
       }
   return 0;
 }
@@ -290,8 +295,14 @@ static int lower_lrn(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   glow_kcall_init(kc, "glow_k_lrn_%s", glow_dtype_suffix(x->dt));
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
-  int64_t p[] = {N, C, S, (size - 1) / 2, size / 2, glow_f2p(glow_attr_float(n, "alpha", 1e-4) / (double)size),
-                 glow_f2p(glow_attr_float(n, "beta", 0.75)), glow_f2p(glow_attr_float(n, "bias", 1.0))};
+  int64_t p[] = {N,
+                 C,
+                 S,
+                 (size - 1) / 2,
+                 size / 2,
+                 glow_f2p(glow_attr_float(n, "alpha", 1e-4) / (double)size),
+                 glow_f2p(glow_attr_float(n, "beta", 0.75)),
+                 glow_f2p(glow_attr_float(n, "bias", 1.0))};
   glow_kcall_params(kc, 8, p);
   return 0;
 }
@@ -333,8 +344,8 @@ static int infer_mvn(glow_graph *g, glow_node *n) {
 }
 
 /* Strides of the kept and the reduced axes, for a walk over X as [kept][reduced]. */
-static void mvn_split(const glow_value *x, const int *red, int64_t *kd, int64_t *ks, int *nk, int64_t *rd,
-                      int64_t *rs, int *nr) {
+static void mvn_split(const glow_value *x, const int *red, int64_t *kd, int64_t *ks, int *nk, int64_t *rd, int64_t *rs,
+                      int *nr) {
   int64_t st[GLOW_MAX_RANK];
   glow_dense_strides(x->rank, x->dims, st);
   *nk = *nr = 0;
@@ -412,5 +423,5 @@ static int lower_mvn(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   return 0;
 }
 
-const glow_op_info glow_op_MEAN_VARIANCE_NORMALIZATION = {"MeanVarianceNormalization", 1, 1, 1, 1, infer_mvn, eval_mvn,
-                                                          lower_mvn};
+const glow_op_info glow_op_MEAN_VARIANCE_NORMALIZATION = {
+    "MeanVarianceNormalization", 1, 1, 1, 1, infer_mvn, eval_mvn, lower_mvn};

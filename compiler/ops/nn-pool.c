@@ -6,9 +6,9 @@
 typedef enum { POOL_MAX, POOL_AVG, POOL_LP } pool_kind;
 
 static pool_kind kind_of(const glow_node *n) {
-  return n->op == GLOW_OP_MAX_POOL || n->op == GLOW_OP_GLOBAL_MAX_POOL   ? POOL_MAX
+  return n->op == GLOW_OP_MAX_POOL || n->op == GLOW_OP_GLOBAL_MAX_POOL ? POOL_MAX
          : n->op == GLOW_OP_LP_POOL || n->op == GLOW_OP_GLOBAL_LP_POOL ? POOL_LP
-                                                                        : POOL_AVG;
+                                                                       : POOL_AVG;
 }
 
 static int is_global(const glow_node *n) {

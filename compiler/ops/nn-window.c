@@ -19,12 +19,13 @@ static int read_ints(const glow_graph *g, const glow_node *n, const char *name, 
   return 0;
 }
 
-int glow_nn_win_get(const glow_graph *g, const glow_node *n, const glow_value *x, const int64_t *kernel,
-                    int ceil_mode, glow_nn_win *w) {
+int glow_nn_win_get(const glow_graph *g, const glow_node *n, const glow_value *x, const int64_t *kernel, int ceil_mode,
+                    glow_nn_win *w) {
   memset(w, 0, sizeof *w);
   if (x->rank < 3 || x->rank > 5) {
     char s[128];
-    return glow_node_error(g, n, "input %s must have 1 to 3 spatial axes (rank 3 to 5)", glow_shape_str(x, s, sizeof s));
+    return glow_node_error(g, n, "input %s must have 1 to 3 spatial axes (rank 3 to 5)",
+                           glow_shape_str(x, s, sizeof s));
   }
   int nsp = w->nsp = x->rank - 2;
   for (int i = 0; i < nsp; i++)
@@ -88,7 +89,8 @@ int glow_nn_win_get_transposed(const glow_graph *g, const glow_node *n, const gl
   memset(w, 0, sizeof *w);
   if (x->rank < 3 || x->rank > 5) {
     char s[128];
-    return glow_node_error(g, n, "input %s must have 1 to 3 spatial axes (rank 3 to 5)", glow_shape_str(x, s, sizeof s));
+    return glow_node_error(g, n, "input %s must have 1 to 3 spatial axes (rank 3 to 5)",
+                           glow_shape_str(x, s, sizeof s));
   }
   int nsp = w->nsp = x->rank - 2;
   const int64_t *ks, *os, *pads;

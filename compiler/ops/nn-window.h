@@ -17,8 +17,8 @@ typedef struct glow_nn_win {
  * when it is), strides, dilations, pads and auto_pad for a window sliding over
  * x's spatial axes, and computes the output extents (floor, or ceil when
  * ceil_mode). Returns 0, or -1 after glow_node_error(). */
-int glow_nn_win_get(const glow_graph *g, const glow_node *n, const glow_value *x, const int64_t *kernel,
-                    int ceil_mode, glow_nn_win *w);
+int glow_nn_win_get(const glow_graph *g, const glow_node *n, const glow_value *x, const int64_t *kernel, int ceil_mode,
+                    glow_nn_win *w);
 /* The same for ConvTranspose: `in` is X's spatial extents, `out` Y's (from
  * output_shape, output_padding and pads or auto_pad). */
 int glow_nn_win_get_transposed(const glow_graph *g, const glow_node *n, const glow_value *x, const int64_t *kernel,

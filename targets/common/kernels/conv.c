@@ -3,52 +3,52 @@
 #include "kmath.h"
 
 /* Common window params at p[o]: in[3], out[3], k[3], s[3], d[3], pb[3], pe[3]. */
-#define WIN_PARAMS(o)                                                                                              \
-  const int64_t *in = p + (o), *out = p + (o) + 3, *k = p + (o) + 6, *s = p + (o) + 9, *d = p + (o) + 12,      \
-                *pb = p + (o) + 15;                                                                                \
+#define WIN_PARAMS(o)                                                                                                  \
+  const int64_t *in = p + (o), *out = p + (o) + 3, *k = p + (o) + 6, *s = p + (o) + 9, *d = p + (o) + 12,              \
+                *pb = p + (o) + 15;                                                                                    \
   int64_t isz = in[0] * in[1] * in[2], osz = out[0] * out[1] * out[2], ksz = k[0] * k[1] * k[2]
 
 /* Adds wv * x over every output position of one tap (kd, kh, kw): the valid
  * positions of each axis form a range, so the innermost loop has no tests. */
-#define CONV_TAP(T, ACC, yo, xc, wv, XV)                                                                           \
-  do {                                                                                                             \
-    int64_t d0, d1, h0, h1, w0, w1;                                                                                \
-    glow_nn_range(kd * d[0] - pb[0], s[0], in[0], out[0], &d0, &d1);                                               \
-    glow_nn_range(kh * d[1] - pb[1], s[1], in[1], out[1], &h0, &h1);                                               \
-    glow_nn_range(kw * d[2] - pb[2], s[2], in[2], out[2], &w0, &w1);                                               \
-    for (int64_t od = d0; od < d1; od++)                                                                           \
-      for (int64_t oh = h0; oh < h1; oh++) {                                                                       \
-        T *yr = (yo) + (od * out[1] + oh) * out[2];                                                                \
-        const int64_t ih = oh * s[1] + kh * d[1] - pb[1], id = od * s[0] + kd * d[0] - pb[0];                   \
-        const __typeof__(*(xc)) *xr = (xc) + (id * in[1] + ih) * in[2] + kw * d[2] - pb[2];                      \
-        for (int64_t ow = w0; ow < w1; ow++)                                                                       \
-          yr[ow] += (ACC)(wv) * ((ACC)xr[ow * s[2]] XV);                                                           \
-      }                                                                                                            \
+#define CONV_TAP(T, ACC, yo, xc, wv, XV)                                                                               \
+  do {                                                                                                                 \
+    int64_t d0, d1, h0, h1, w0, w1;                                                                                    \
+    glow_nn_range(kd *d[0] - pb[0], s[0], in[0], out[0], &d0, &d1);                                                    \
+    glow_nn_range(kh *d[1] - pb[1], s[1], in[1], out[1], &h0, &h1);                                                    \
+    glow_nn_range(kw *d[2] - pb[2], s[2], in[2], out[2], &w0, &w1);                                                    \
+    for (int64_t od = d0; od < d1; od++)                                                                               \
+      for (int64_t oh = h0; oh < h1; oh++) {                                                                           \
+        T *yr = (yo) + (od * out[1] + oh) * out[2];                                                                    \
+        const int64_t ih = oh * s[1] + kh * d[1] - pb[1], id = od * s[0] + kd * d[0] - pb[0];                          \
+        const __typeof__(*(xc)) *xr = (xc) + (id * in[1] + ih) * in[2] + kw * d[2] - pb[2];                            \
+        for (int64_t ow = w0; ow < w1; ow++)                                                                           \
+          yr[ow] += (ACC)(wv) * ((ACC)xr[ow * s[2]] XV);                                                               \
+      }                                                                                                                \
   } while (0)
 
 /* Direct convolution, one output channel plane at a time.
  * t: Y, X, W, B (B may be NULL); p: N, G, C/G, M/G, window params. */
-#define CONV(SUF, T)                                                                                               \
-  GLOW_KERNEL(conv_##SUF) {                                                                                        \
-    T *y = (T *)t[0];                                                                                              \
-    const T *x = (const T *)t[1], *w = (const T *)t[2], *b = (const T *)t[3];                                   \
-    int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3];                                                              \
-    WIN_PARAMS(4);                                                                                                 \
-    for (int64_t n = 0; n < N; n++)                                                                                \
-      for (int64_t g = 0; g < G; g++)                                                                              \
-        for (int64_t m = 0; m < Mg; m++) {                                                                         \
-          T *yo = y + ((n * G + g) * Mg + m) * osz;                                                                \
-          T bias = b ? b[g * Mg + m] : (T)0;                                                                       \
-          for (int64_t i = 0; i < osz; i++)                                                                        \
-            yo[i] = bias;                                                                                          \
-          for (int64_t c = 0; c < Cg; c++) {                                                                       \
-            const T *xc = x + ((n * G + g) * Cg + c) * isz, *wc = w + ((g * Mg + m) * Cg + c) * ksz;               \
-            for (int64_t kd = 0; kd < k[0]; kd++)                                                                  \
-              for (int64_t kh = 0; kh < k[1]; kh++)                                                                \
-                for (int64_t kw = 0; kw < k[2]; kw++)                                                              \
-                  CONV_TAP(T, T, yo, xc, wc[(kd * k[1] + kh) * k[2] + kw], );                                      \
-          }                                                                                                        \
-        }                                                                                                          \
+#define CONV(SUF, T)                                                                                                   \
+  GLOW_KERNEL(conv_##SUF) {                                                                                            \
+    T *y = (T *)t[0];                                                                                                  \
+    const T *x = (const T *)t[1], *w = (const T *)t[2], *b = (const T *)t[3];                                          \
+    int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3];                                                                  \
+    WIN_PARAMS(4);                                                                                                     \
+    for (int64_t n = 0; n < N; n++)                                                                                    \
+      for (int64_t g = 0; g < G; g++)                                                                                  \
+        for (int64_t m = 0; m < Mg; m++) {                                                                             \
+          T *yo = y + ((n * G + g) * Mg + m) * osz;                                                                    \
+          T bias = b ? b[g * Mg + m] : (T)0;                                                                           \
+          for (int64_t i = 0; i < osz; i++)                                                                            \
+            yo[i] = bias;                                                                                              \
+          for (int64_t c = 0; c < Cg; c++) {                                                                           \
+            const T *xc = x + ((n * G + g) * Cg + c) * isz, *wc = w + ((g * Mg + m) * Cg + c) * ksz;                   \
+            for (int64_t kd = 0; kd < k[0]; kd++)                                                                      \
+              for (int64_t kh = 0; kh < k[1]; kh++)                                                                    \
+                for (int64_t kw = 0; kw < k[2]; kw++)                                                                  \
+                  CONV_TAP(T, T, yo, xc, wc[(kd * k[1] + kh) * k[2] + kw], );                                          \
+          }                                                                                                            \
+        }                                                                                                              \
   }
 
 CONV(f32, float)
@@ -57,33 +57,139 @@ CONV(f64, double)
 /* ConvInteger: int32 sums of (x - x_zero_point) * (w - w_zero_point).
  * t: Y, X, W, x_zero_point, w_zero_point (either may be NULL);
  * p: N, G, C/G, M/G, w_zero_point per channel, window params. */
-#define CONV_INTEGER(SUF, TX, TW)                                                                                  \
-  GLOW_KERNEL(conv_integer_##SUF) {                                                                                \
-    int32_t *y = (int32_t *)t[0];                                                                                  \
-    const TX *x = (const TX *)t[1], *xz = (const TX *)t[3];                                                      \
-    const TW *w = (const TW *)t[2], *wz = (const TW *)t[4];                                                      \
-    int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], wz_per_channel = p[4];                                       \
-    int32_t xzv = xz ? (int32_t)xz[0] : 0;                                                                         \
-    WIN_PARAMS(5);                                                                                                 \
-    for (int64_t n = 0; n < N; n++)                                                                                \
-      for (int64_t g = 0; g < G; g++)                                                                              \
-        for (int64_t m = 0; m < Mg; m++) {                                                                         \
-          int32_t *yo = y + ((n * G + g) * Mg + m) * osz;                                                          \
-          int32_t wzv = wz ? (int32_t)wz[wz_per_channel ? g * Mg + m : 0] : 0;                                     \
-          for (int64_t i = 0; i < osz; i++)                                                                        \
-            yo[i] = 0;                                                                                             \
-          for (int64_t c = 0; c < Cg; c++) {                                                                       \
-            const TX *xc = x + ((n * G + g) * Cg + c) * isz;                                                       \
-            const TW *wc = w + ((g * Mg + m) * Cg + c) * ksz;                                                      \
-            for (int64_t kd = 0; kd < k[0]; kd++)                                                                  \
-              for (int64_t kh = 0; kh < k[1]; kh++)                                                                \
-                for (int64_t kw = 0; kw < k[2]; kw++)                                                              \
-                  CONV_TAP(int32_t, int32_t, yo, xc, (int32_t)wc[(kd * k[1] + kh) * k[2] + kw] - wzv, -xzv);     \
-          }                                                                                                        \
-        }                                                                                                          \
+#define CONV_INTEGER(SUF, TX, TW)                                                                                      \
+  GLOW_KERNEL(conv_integer_##SUF) {                                                                                    \
+    int32_t *y = (int32_t *)t[0];                                                                                      \
+    const TX *x = (const TX *)t[1], *xz = (const TX *)t[3];                                                            \
+    const TW *w = (const TW *)t[2], *wz = (const TW *)t[4];                                                            \
+    int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], wz_per_channel = p[4];                                           \
+    int32_t xzv = xz ? (int32_t)xz[0] : 0;                                                                             \
+    WIN_PARAMS(5);                                                                                                     \
+    for (int64_t n = 0; n < N; n++)                                                                                    \
+      for (int64_t g = 0; g < G; g++)                                                                                  \
+        for (int64_t m = 0; m < Mg; m++) {                                                                             \
+          int32_t *yo = y + ((n * G + g) * Mg + m) * osz;                                                              \
+          int32_t wzv = wz ? (int32_t)wz[wz_per_channel ? g * Mg + m : 0] : 0;                                         \
+          for (int64_t i = 0; i < osz; i++)                                                                            \
+            yo[i] = 0;                                                                                                 \
+          for (int64_t c = 0; c < Cg; c++) {                                                                           \
+            const TX *xc = x + ((n * G + g) * Cg + c) * isz;                                                           \
+            const TW *wc = w + ((g * Mg + m) * Cg + c) * ksz;                                                          \
+            for (int64_t kd = 0; kd < k[0]; kd++)                                                                      \
+              for (int64_t kh = 0; kh < k[1]; kh++)                                                                    \
+                for (int64_t kw = 0; kw < k[2]; kw++)                                                                  \
+                  CONV_TAP(int32_t, int32_t, yo, xc, (int32_t)wc[(kd * k[1] + kh) * k[2] + kw] - wzv, -xzv);           \
+          }                                                                                                            \
+        }                                                                                                              \
   }
 
 CONV_INTEGER(u8_u8, uint8_t, uint8_t)
 CONV_INTEGER(u8_i8, uint8_t, int8_t)
 CONV_INTEGER(i8_u8, int8_t, uint8_t)
 CONV_INTEGER(i8_i8, int8_t, int8_t)
+
+/* Fast float32 convolution for layers with enough output channels per group:
+ * an implicit GEMM, Y^T[pixels][channels] = im2col(X) * W^T. Output channels
+ * go in blocks of 16 (one vector), output pixels in tiles of CONV_PB (the
+ * register block: CONV_PB vector accumulators). For each tap (kd, kh, kw)
+ * every pixel of the tile gets the offset of its input in X, or, in tiles
+ * whose windows cross the border of X, a pointer and a per-channel step that
+ * are a zero and 0 where the tap falls outside; so the inner loop over input
+ * channels has no tests: it broadcasts one input value per pixel and adds it
+ * times a row of W^T, packed per block and per chunk of channels into a stack
+ * panel. The vector type is explicit so that LLVM keeps the accumulators in
+ * registers on every target (it splits it where vectors are narrower).
+ * t: Y, X, W, B (B may be NULL); p: as glow_k_conv_f32. */
+#define CONV_PB 6
+#define CONV_PANEL 16384 /* floats: 64 KiB */
+
+typedef float conv_v16 __attribute__((vector_size(64), aligned(4)));
+
+GLOW_KERNEL(conv_fast_f32) {
+  float *y = (float *)t[0];
+  const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3];
+  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3];
+  WIN_PARAMS(4);
+  int64_t K = Cg * ksz, cchunk = CONV_PANEL / 16 / ksz;
+  cchunk = cchunk < 1 ? 1 : cchunk > Cg ? Cg : cchunk;
+  float panel[CONV_PANEL];
+  const float zero = 0.0f;
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t g = 0; g < G; g++) {
+      const float *xg = x + (n * G + g) * Cg * isz;
+      float *yg = y + (n * G + g) * Mg * osz;
+      for (int64_t m0 = 0; m0 < Mg; m0 += 16) {
+        int64_t mb = Mg - m0 < 16 ? Mg - m0 : 16;
+        for (int64_t c0 = 0; c0 < Cg; c0 += cchunk) {
+          int64_t cn = Cg - c0 < cchunk ? Cg - c0 : cchunk;
+          /* panel[tap][c][j] = W[m0 + j][c0 + c][tap], zero beyond the block. */
+          for (int64_t c = 0; c < cn; c++)
+            for (int64_t tap = 0; tap < ksz; tap++)
+              for (int j = 0; j < 16; j++)
+                panel[(tap * cn + c) * 16 + j] = j < mb ? w[(g * Mg + m0 + j) * K + (c0 + c) * ksz + tap] : 0.0f;
+          int64_t od = 0, oh = 0, ow = 0;
+          for (int64_t p0 = 0; p0 < osz; p0 += CONV_PB) {
+            /* Window origins of the tile's pixels (the last pixel repeats past the end). */
+            int64_t pd[CONV_PB], ph[CONV_PB], pw[CONV_PB], pix[CONV_PB];
+            int inside = 1;
+            for (int r = 0; r < CONV_PB; r++) {
+              pix[r] = p0 + r < osz ? p0 + r : osz - 1;
+              pd[r] = od * s[0] - pb[0];
+              ph[r] = oh * s[1] - pb[1];
+              pw[r] = ow * s[2] - pb[2];
+              inside &= pd[r] >= 0 && pd[r] + (k[0] - 1) * d[0] < in[0] && ph[r] >= 0 &&
+                        ph[r] + (k[1] - 1) * d[1] < in[1] && pw[r] >= 0 && pw[r] + (k[2] - 1) * d[2] < in[2];
+              if (p0 + r + 1 < osz && ++ow == out[2]) {
+                ow = 0;
+                if (++oh == out[1]) {
+                  oh = 0;
+                  od++;
+                }
+              }
+            }
+            conv_v16 acc[CONV_PB];
+            for (int r = 0; r < CONV_PB; r++)
+              for (int j = 0; j < 16; j++)
+                acc[r][j] =
+                    c0 ? (j < mb ? yg[(m0 + j) * osz + pix[r]] : 0.0f) : (b && j < mb ? b[g * Mg + m0 + j] : 0.0f);
+            for (int64_t kd = 0, tap = 0; kd < k[0]; kd++)
+              for (int64_t kh = 0; kh < k[1]; kh++)
+                for (int64_t kw = 0; kw < k[2]; kw++, tap++) {
+                  const float *wp = panel + tap * cn * 16;
+                  if (inside) {
+                    int64_t off[CONV_PB];
+                    for (int r = 0; r < CONV_PB; r++)
+                      off[r] = ((pd[r] + kd * d[0]) * in[1] + ph[r] + kh * d[1]) * in[2] + pw[r] + kw * d[2];
+                    const float *xc = xg + c0 * isz;
+                    for (int64_t c = 0; c < cn; c++, wp += 16, xc += isz) {
+                      conv_v16 wv = *(const conv_v16 *)wp;
+                      for (int r = 0; r < CONV_PB; r++)
+                        acc[r] += xc[off[r]] * wv;
+                    }
+                    continue;
+                  }
+                  const float *src[CONV_PB];
+                  int64_t step[CONV_PB];
+                  for (int r = 0; r < CONV_PB; r++) {
+                    int64_t id = pd[r] + kd * d[0], ih = ph[r] + kh * d[1], iw = pw[r] + kw * d[2];
+                    int ok = (uint64_t)id < (uint64_t)in[0] && (uint64_t)ih < (uint64_t)in[1] &&
+                             (uint64_t)iw < (uint64_t)in[2];
+                    src[r] = ok ? xg + c0 * isz + (id * in[1] + ih) * in[2] + iw : &zero;
+                    step[r] = ok ? isz : 0;
+                  }
+                  for (int64_t c = 0; c < cn; c++, wp += 16) {
+                    conv_v16 wv = *(const conv_v16 *)wp;
+                    for (int r = 0; r < CONV_PB; r++) {
+                      acc[r] += *src[r] * wv;
+                      src[r] += step[r];
+                    }
+                  }
+                }
+            for (int r = 0; r < CONV_PB && p0 + r < osz; r++)
+              for (int j = 0; j < mb; j++)
+                yg[(m0 + j) * osz + pix[r]] = acc[r][j];
+          }
+        }
+      }
+    }
+}

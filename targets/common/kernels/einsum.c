@@ -4,46 +4,46 @@
  * lacks a label; a repeated label's strides are summed). */
 #include "kernel.h"
 
-#define EINSUM(SUF, T)                                                                                             \
-  GLOW_KERNEL(einsum_##SUF) {                                                                                      \
-    T *y = (T *)t[0];                                                                                              \
-    int64_t nin = p[0], nl = p[1], nout = p[2];                                                                    \
-    const int64_t *size = p + 3, *stride = p + 3 + nl;                                                             \
-    int64_t idx[12] = {0}, off[4] = {0};                                                                           \
-    int64_t ytotal = 1;                                                                                            \
-    for (int64_t j = 0; j < nout; j++)                                                                             \
-      ytotal *= size[j];                                                                                           \
-    for (int64_t yi = 0; yi < ytotal; yi++) {                                                                      \
-      T acc = 0;                                                                                                   \
-      for (;;) {                                                                                                   \
-        T prod = 1;                                                                                                \
-        for (int64_t i = 0; i < nin; i++)                                                                          \
-          prod *= ((const T *)t[1 + i])[off[i]];                                                                   \
-        acc += prod;                                                                                               \
-        int64_t j = nl - 1;                                                                                        \
-        for (; j >= nout; j--) {                                                                                   \
-          for (int64_t i = 0; i < nin; i++)                                                                        \
-            off[i] += stride[i * nl + j];                                                                          \
-          if (++idx[j] < size[j])                                                                                  \
-            break;                                                                                                 \
-          for (int64_t i = 0; i < nin; i++)                                                                        \
-            off[i] -= stride[i * nl + j] * size[j];                                                                \
-          idx[j] = 0;                                                                                              \
-        }                                                                                                          \
-        if (j < nout)                                                                                              \
-          break;                                                                                                   \
-      }                                                                                                            \
-      y[yi] = acc;                                                                                                 \
-      for (int64_t j = nout - 1; j >= 0; j--) {                                                                    \
-        for (int64_t i = 0; i < nin; i++)                                                                          \
-          off[i] += stride[i * nl + j];                                                                            \
-        if (++idx[j] < size[j])                                                                                    \
-          break;                                                                                                   \
-        for (int64_t i = 0; i < nin; i++)                                                                          \
-          off[i] -= stride[i * nl + j] * size[j];                                                                  \
-        idx[j] = 0;                                                                                                \
-      }                                                                                                            \
-    }                                                                                                              \
+#define EINSUM(SUF, T)                                                                                                 \
+  GLOW_KERNEL(einsum_##SUF) {                                                                                          \
+    T *y = (T *)t[0];                                                                                                  \
+    int64_t nin = p[0], nl = p[1], nout = p[2];                                                                        \
+    const int64_t *size = p + 3, *stride = p + 3 + nl;                                                                 \
+    int64_t idx[12] = {0}, off[4] = {0};                                                                               \
+    int64_t ytotal = 1;                                                                                                \
+    for (int64_t j = 0; j < nout; j++)                                                                                 \
+      ytotal *= size[j];                                                                                               \
+    for (int64_t yi = 0; yi < ytotal; yi++) {                                                                          \
+      T acc = 0;                                                                                                       \
+      for (;;) {                                                                                                       \
+        T prod = 1;                                                                                                    \
+        for (int64_t i = 0; i < nin; i++)                                                                              \
+          prod *= ((const T *)t[1 + i])[off[i]];                                                                       \
+        acc += prod;                                                                                                   \
+        int64_t j = nl - 1;                                                                                            \
+        for (; j >= nout; j--) {                                                                                       \
+          for (int64_t i = 0; i < nin; i++)                                                                            \
+            off[i] += stride[i * nl + j];                                                                              \
+          if (++idx[j] < size[j])                                                                                      \
+            break;                                                                                                     \
+          for (int64_t i = 0; i < nin; i++)                                                                            \
+            off[i] -= stride[i * nl + j] * size[j];                                                                    \
+          idx[j] = 0;                                                                                                  \
+        }                                                                                                              \
+        if (j < nout)                                                                                                  \
+          break;                                                                                                       \
+      }                                                                                                                \
+      y[yi] = acc;                                                                                                     \
+      for (int64_t j = nout - 1; j >= 0; j--) {                                                                        \
+        for (int64_t i = 0; i < nin; i++)                                                                              \
+          off[i] += stride[i * nl + j];                                                                                \
+        if (++idx[j] < size[j])                                                                                        \
+          break;                                                                                                       \
+        for (int64_t i = 0; i < nin; i++)                                                                              \
+          off[i] -= stride[i * nl + j] * size[j];                                                                      \
+        idx[j] = 0;                                                                                                    \
+      }                                                                                                                \
+    }                                                                                                                  \
   }
 
 EINSUM(f32, float)

@@ -5,53 +5,53 @@
  *    a_ms, a_ks, b_ks, b_ns, alpha, beta, c_ms, c_ns; Y is dense. */
 #include "kernel.h"
 
-#define MM_PARAMS                                                                                                  \
-  const int64_t *bd = p, *abs = p + 4, *bbs = p + 8, *cbs = p + 12;                                                \
-  int64_t M = p[16], N = p[17], K = p[18], ams = p[19], aks = p[20], bks = p[21], bns = p[22];                     \
+#define MM_PARAMS                                                                                                      \
+  const int64_t *bd = p, *abs = p + 4, *bbs = p + 8, *cbs = p + 12;                                                    \
+  int64_t M = p[16], N = p[17], K = p[18], ams = p[19], aks = p[20], bks = p[21], bns = p[22];                         \
   int64_t cms = p[25], cns = p[26]
 
 /* Walks the batch: ao, bo, co are the operands' offsets, yb the output matrix. */
-#define MM_BATCH_LOOP(BODY)                                                                                        \
-  for (int64_t b0 = 0, bi = 0; b0 < bd[0]; b0++)                                                                   \
-    for (int64_t b1 = 0; b1 < bd[1]; b1++)                                                                         \
-      for (int64_t b2 = 0; b2 < bd[2]; b2++)                                                                       \
-        for (int64_t b3 = 0; b3 < bd[3]; b3++, bi++) {                                                             \
-          int64_t ao = b0 * abs[0] + b1 * abs[1] + b2 * abs[2] + b3 * abs[3];                                      \
-          int64_t bo = b0 * bbs[0] + b1 * bbs[1] + b2 * bbs[2] + b3 * bbs[3];                                      \
-          int64_t co = b0 * cbs[0] + b1 * cbs[1] + b2 * cbs[2] + b3 * cbs[3];                                      \
-          (void)co;                                                                                                \
-          BODY;                                                                                                    \
+#define MM_BATCH_LOOP(...)                                                                                             \
+  for (int64_t b0 = 0, bi = 0; b0 < bd[0]; b0++)                                                                       \
+    for (int64_t b1 = 0; b1 < bd[1]; b1++)                                                                             \
+      for (int64_t b2 = 0; b2 < bd[2]; b2++)                                                                           \
+        for (int64_t b3 = 0; b3 < bd[3]; b3++, bi++) {                                                                 \
+          int64_t ao = b0 * abs[0] + b1 * abs[1] + b2 * abs[2] + b3 * abs[3];                                          \
+          int64_t bo = b0 * bbs[0] + b1 * bbs[1] + b2 * bbs[2] + b3 * bbs[3];                                          \
+          int64_t co = b0 * cbs[0] + b1 * cbs[1] + b2 * cbs[2] + b3 * cbs[3];                                          \
+          (void)co;                                                                                                    \
+          __VA_ARGS__                                                                                                  \
         }
 
 /* Row by row, i-k-j: each row of Y accumulates scaled rows of B. */
-#define MATMUL(SUF, T)                                                                                             \
-  GLOW_KERNEL(matmul_##SUF) {                                                                                      \
-    T *y = (T *)t[0];                                                                                              \
-    const T *a = (const T *)t[1], *b = (const T *)t[2], *c = (const T *)t[3];                                    \
-    MM_PARAMS;                                                                                                     \
-    double alpha = glow_pf(p[23]), beta = glow_pf(p[24]);                                                          \
-    int plain = alpha == 1.0 && beta == 1.0;                                                                       \
-    MM_BATCH_LOOP({                                                                                                \
-      for (int64_t m = 0; m < M; m++) {                                                                            \
-        T *yr = y + (bi * M + m) * N;                                                                              \
-        for (int64_t n = 0; n < N; n++)                                                                            \
-          yr[n] = 0;                                                                                               \
-        for (int64_t k = 0; k < K; k++) {                                                                          \
-          T av = a[ao + m * ams + k * aks];                                                                        \
-          const T *br = b + bo + k * bks;                                                                          \
-          for (int64_t n = 0; n < N; n++)                                                                          \
-            yr[n] += av * br[n * bns];                                                                             \
-        }                                                                                                          \
-        const T *cr = c ? c + co + m * cms : 0;                                                                    \
-        for (int64_t n = 0; n < N; n++) {                                                                          \
-          T cv = cr ? cr[n * cns] : (T)0;                                                                          \
-          yr[n] = plain ? yr[n] + cv : (T)(alpha * (double)yr[n] + beta * (double)cv);                             \
-        }                                                                                                          \
-      }                                                                                                            \
-    })                                                                                                             \
+#define MATMUL(SUF, T)                                                                                                 \
+  GLOW_KERNEL(matmul_##SUF) {                                                                                          \
+    T *y = (T *)t[0];                                                                                                  \
+    const T *a = (const T *)t[1], *b = (const T *)t[2], *c = (const T *)t[3];                                          \
+    MM_PARAMS;                                                                                                         \
+    double alpha = glow_pf(p[23]), beta = glow_pf(p[24]);                                                              \
+    int plain = alpha == 1.0 && beta == 1.0;                                                                           \
+    MM_BATCH_LOOP({                                                                                                    \
+      for (int64_t m = 0; m < M; m++) {                                                                                \
+        T *yr = y + (bi * M + m) * N;                                                                                  \
+        for (int64_t n = 0; n < N; n++)                                                                                \
+          yr[n] = 0;                                                                                                   \
+        for (int64_t k = 0; k < K; k++) {                                                                              \
+          T av = a[ao + m * ams + k * aks];                                                                            \
+          const T *br = b + bo + k * bks;                                                                              \
+          for (int64_t n = 0; n < N; n++)                                                                              \
+            yr[n] += av * br[n * bns];                                                                                 \
+        }                                                                                                              \
+        const T *cr = c ? c + co + m * cms : 0;                                                                        \
+        for (int64_t n = 0; n < N; n++) {                                                                              \
+          T cv = cr ? cr[n * cns] : (T)0;                                                                              \
+          yr[n] = plain ? yr[n] + cv : (T)(alpha * (double)yr[n] + beta * (double)cv);                                 \
+        }                                                                                                              \
+      }                                                                                                                \
+    })                                                                                                                 \
   }
 
-MATMUL(f32, float)
+MATMUL(ref_f32, float)
 MATMUL(f64, double)
 MATMUL(i32, int32_t)
 MATMUL(i64, int64_t)
@@ -61,31 +61,136 @@ MATMUL(u64, uint64_t)
 /* int32 sums of (A - a_zero_point) * (B - b_zero_point).
  * t: Y, A, B, a_zero_point, b_zero_point (either may be NULL)
  * p: as above, with "a_zero_point per row" and "b_zero_point per column" in place of alpha and beta. */
-#define MATMUL_INTEGER(SUF, TA, TB)                                                                                \
-  GLOW_KERNEL(matmul_integer_##SUF) {                                                                              \
-    int32_t *y = (int32_t *)t[0];                                                                                  \
-    const TA *a = (const TA *)t[1], *za = (const TA *)t[3];                                                      \
-    const TB *b = (const TB *)t[2], *zb = (const TB *)t[4];                                                      \
-    MM_PARAMS;                                                                                                     \
-    int64_t za_row = p[23], zb_col = p[24];                                                                        \
-    (void)cms, (void)cns;                                                                                          \
-    MM_BATCH_LOOP({                                                                                                \
-      for (int64_t m = 0; m < M; m++) {                                                                            \
-        int32_t *yr = y + (bi * M + m) * N;                                                                        \
-        int32_t zav = za ? (int32_t)za[za_row ? m : 0] : 0;                                                        \
-        for (int64_t n = 0; n < N; n++)                                                                            \
-          yr[n] = 0;                                                                                               \
-        for (int64_t k = 0; k < K; k++) {                                                                          \
-          int32_t av = (int32_t)a[ao + m * ams + k * aks] - zav;                                                   \
-          const TB *br = b + bo + k * bks;                                                                         \
-          for (int64_t n = 0; n < N; n++)                                                                          \
-            yr[n] += av * ((int32_t)br[n * bns] - (zb ? (int32_t)zb[zb_col ? n : 0] : 0));                         \
-        }                                                                                                          \
-      }                                                                                                            \
-    })                                                                                                             \
+#define MATMUL_INTEGER(SUF, TA, TB)                                                                                    \
+  GLOW_KERNEL(matmul_integer_##SUF) {                                                                                  \
+    int32_t *y = (int32_t *)t[0];                                                                                      \
+    const TA *a = (const TA *)t[1], *za = (const TA *)t[3];                                                            \
+    const TB *b = (const TB *)t[2], *zb = (const TB *)t[4];                                                            \
+    MM_PARAMS;                                                                                                         \
+    int64_t za_row = p[23], zb_col = p[24];                                                                            \
+    (void)cms, (void)cns;                                                                                              \
+    MM_BATCH_LOOP({                                                                                                    \
+      for (int64_t m = 0; m < M; m++) {                                                                                \
+        int32_t *yr = y + (bi * M + m) * N;                                                                            \
+        int32_t zav = za ? (int32_t)za[za_row ? m : 0] : 0;                                                            \
+        for (int64_t n = 0; n < N; n++)                                                                                \
+          yr[n] = 0;                                                                                                   \
+        for (int64_t k = 0; k < K; k++) {                                                                              \
+          int32_t av = (int32_t)a[ao + m * ams + k * aks] - zav;                                                       \
+          const TB *br = b + bo + k * bks;                                                                             \
+          for (int64_t n = 0; n < N; n++)                                                                              \
+            yr[n] += av * ((int32_t)br[n * bns] - (zb ? (int32_t)zb[zb_col ? n : 0] : 0));                             \
+        }                                                                                                              \
+      }                                                                                                                \
+    })                                                                                                                 \
   }
 
 MATMUL_INTEGER(u8_u8, uint8_t, uint8_t)
 MATMUL_INTEGER(u8_i8, uint8_t, int8_t)
 MATMUL_INTEGER(i8_u8, int8_t, uint8_t)
 MATMUL_INTEGER(i8_i8, int8_t, int8_t)
+
+/* Fast float32 path: Y in tiles of MM_MR rows x 16 columns (MM_MR vector
+ * accumulators); each step of the reduction broadcasts one value of A per row
+ * and adds it times 16 values of a row of B. Those come straight from B when
+ * its rows are contiguous and few rows of Y reuse them, else from a stack
+ * panel that packs B (or B^T) per block of 16 columns and chunk of K. A
+ * single row of Y times a transposed B (a fully connected layer) instead takes
+ * dot products along K, 16 lanes at a time. */
+#define MM_MR 6
+#define MM_PANEL 16384 /* floats: 64 KiB */
+
+typedef float mm_v16 __attribute__((vector_size(64), aligned(4)));
+
+static inline float mm_hsum(const mm_v16 *v) {
+  float s = 0.0f;
+  for (int j = 0; j < 16; j++)
+    s += (*v)[j];
+  return s;
+}
+
+GLOW_KERNEL(matmul_f32) {
+  float *y = (float *)t[0];
+  const float *a = (const float *)t[1], *b = (const float *)t[2], *c = (const float *)t[3];
+  MM_PARAMS;
+  float alpha = (float)glow_pf(p[23]), beta = (float)glow_pf(p[24]);
+  if (bns != 1 && bks != 1) {
+    glow_k_matmul_ref_f32(t, p);
+    return;
+  }
+  float panel[MM_PANEL];
+  int64_t kchunk = MM_PANEL / 16 < K ? MM_PANEL / 16 : K;
+  MM_BATCH_LOOP({
+    float *yb = y + bi * M * N;
+    const float *ab = a + ao, *bb = b + bo, *cb = c ? c + co : 0;
+    if (M == 1 && bks == 1 && aks == 1) {
+      /* y[n] = sum_k a[k] * B[n][k]: four dot products at a time. */
+      for (int64_t n0 = 0; n0 < N; n0 += 4) {
+        mm_v16 acc[4] = {0};
+        float tail[4] = {0};
+        const float *bn[4];
+        for (int j = 0; j < 4; j++)
+          bn[j] = bb + (n0 + j < N ? n0 + j : N - 1) * bns;
+        int64_t k = 0;
+        for (; k + 16 <= K; k += 16) {
+          mm_v16 av = *(const mm_v16 *)(ab + k);
+          for (int j = 0; j < 4; j++)
+            acc[j] += av * *(const mm_v16 *)(bn[j] + k);
+        }
+        for (; k < K; k++)
+          for (int j = 0; j < 4; j++)
+            tail[j] += ab[k * aks] * bn[j][k];
+        for (int j = 0; j < 4 && n0 + j < N; j++) {
+          float v = alpha * (mm_hsum(&acc[j]) + tail[j]);
+          yb[n0 + j] = cb ? v + beta * cb[(n0 + j) * cns] : v;
+        }
+      }
+      continue;
+    }
+    int direct_ok = bns == 1 && M < 2 * MM_MR;
+    for (int64_t n0 = 0; n0 < N; n0 += 16) {
+      int64_t nb = N - n0 < 16 ? N - n0 : 16;
+      for (int64_t k0 = 0; k0 < K; k0 += kchunk) {
+        int64_t kn = K - k0 < kchunk ? K - k0 : kchunk;
+        const float *bp = panel;
+        int64_t bstride = 16;
+        if (direct_ok && nb == 16) {
+          bp = bb + k0 * bks + n0;
+          bstride = bks;
+        } else {
+          for (int64_t k = 0; k < kn; k++)
+            for (int j = 0; j < 16; j++)
+              panel[k * 16 + j] = j < nb ? bb[(k0 + k) * bks + (n0 + j) * bns] : 0.0f;
+        }
+        int last = k0 + kn == K;
+        for (int64_t m0 = 0; m0 < M; m0 += MM_MR) {
+          const float *ar[MM_MR];
+          int64_t row[MM_MR];
+          mm_v16 acc[MM_MR];
+          for (int r = 0; r < MM_MR; r++) {
+            row[r] = m0 + r < M ? m0 + r : M - 1;
+            ar[r] = ab + row[r] * ams + k0 * aks;
+            for (int j = 0; j < 16; j++)
+              acc[r][j] = k0 && j < nb ? yb[row[r] * N + n0 + j] : 0.0f;
+          }
+          const float *bk = bp;
+          for (int64_t k = 0; k < kn; k++, bk += bstride) {
+            mm_v16 bv = *(const mm_v16 *)bk;
+            for (int r = 0; r < MM_MR; r++)
+              acc[r] += ar[r][k * aks] * bv;
+          }
+          for (int r = 0; r < MM_MR && m0 + r < M; r++)
+            for (int j = 0; j < nb; j++) {
+              float v = acc[r][j];
+              if (last) {
+                v *= alpha;
+                if (cb)
+                  v += beta * cb[row[r] * cms + (n0 + j) * cns];
+              }
+              yb[row[r] * N + n0 + j] = v;
+            }
+        }
+      }
+    }
+  })
+}

@@ -7,56 +7,56 @@ static inline double nn_sqrt_f64(double x) { return __builtin_sqrt(x); }
 
 /* y = x * a[c] + b[c], a = scale / sqrt(var + eps), b = B - mean * a.
  * t: Y, X, scale, B, mean, var; p: N, C, S (elements per channel), eps */
-#define BATCHNORM(SUF, T)                                                                                          \
-  GLOW_KERNEL(batchnorm_##SUF) {                                                                                   \
-    T *y = (T *)t[0];                                                                                              \
-    const T *x = (const T *)t[1], *sc = (const T *)t[2], *bi = (const T *)t[3], *mu = (const T *)t[4],           \
-            *va = (const T *)t[5];                                                                                 \
-    int64_t N = p[0], C = p[1], S = p[2];                                                                          \
-    T eps = (T)glow_pf(p[3]);                                                                                      \
-    for (int64_t n = 0; n < N; n++)                                                                                \
-      for (int64_t c = 0; c < C; c++) {                                                                            \
-        T a = sc[c] / nn_sqrt_##SUF(va[c] + eps), b = bi[c] - mu[c] * a;                                          \
-        const T *xi = x + (n * C + c) * S;                                                                         \
-        T *yi = y + (n * C + c) * S;                                                                               \
-        for (int64_t s = 0; s < S; s++)                                                                            \
-          yi[s] = xi[s] * a + b;                                                                                   \
-      }                                                                                                            \
+#define BATCHNORM(SUF, T)                                                                                              \
+  GLOW_KERNEL(batchnorm_##SUF) {                                                                                       \
+    T *y = (T *)t[0];                                                                                                  \
+    const T *x = (const T *)t[1], *sc = (const T *)t[2], *bi = (const T *)t[3], *mu = (const T *)t[4],                 \
+            *va = (const T *)t[5];                                                                                     \
+    int64_t N = p[0], C = p[1], S = p[2];                                                                              \
+    T eps = (T)glow_pf(p[3]);                                                                                          \
+    for (int64_t n = 0; n < N; n++)                                                                                    \
+      for (int64_t c = 0; c < C; c++) {                                                                                \
+        T a = sc[c] / nn_sqrt_##SUF(va[c] + eps), b = bi[c] - mu[c] * a;                                               \
+        const T *xi = x + (n * C + c) * S;                                                                             \
+        T *yi = y + (n * C + c) * S;                                                                                   \
+        for (int64_t s = 0; s < S; s++)                                                                                \
+          yi[s] = xi[s] * a + b;                                                                                       \
+      }                                                                                                                \
   }
 
 BATCHNORM(f32, float)
 BATCHNORM(f64, double)
 
 /* Mean and 1/sqrt(variance + eps) of n contiguous values (two passes). */
-#define MOMENTS(SUF, T)                                                                                            \
-  static inline void nn_moments_##SUF(const T *x, int64_t n, T eps, T *mean, T *inv) {                             \
-    T s = 0, q = 0;                                                                                                \
-    for (int64_t i = 0; i < n; i++)                                                                                \
-      s += x[i];                                                                                                   \
-    T m = s / (T)n;                                                                                                \
-    for (int64_t i = 0; i < n; i++)                                                                                \
-      q += (x[i] - m) * (x[i] - m);                                                                                \
-    *mean = m;                                                                                                     \
-    *inv = (T)1 / nn_sqrt_##SUF(q / (T)n + eps);                                                                   \
+#define MOMENTS(SUF, T)                                                                                                \
+  static inline void nn_moments_##SUF(const T *x, int64_t n, T eps, T *mean, T *inv) {                                 \
+    T s = 0, q = 0;                                                                                                    \
+    for (int64_t i = 0; i < n; i++)                                                                                    \
+      s += x[i];                                                                                                       \
+    T m = s / (T)n;                                                                                                    \
+    for (int64_t i = 0; i < n; i++)                                                                                    \
+      q += (x[i] - m) * (x[i] - m);                                                                                    \
+    *mean = m;                                                                                                         \
+    *inv = (T)1 / nn_sqrt_##SUF(q / (T)n + eps);                                                                       \
   }
 
 MOMENTS(f32, float)
 MOMENTS(f64, double)
 
 /* t: Y, X, scale, B; p: N*C, C, S, eps */
-#define INSTANCENORM(SUF, T)                                                                                       \
-  GLOW_KERNEL(instancenorm_##SUF) {                                                                                \
-    T *y = (T *)t[0];                                                                                              \
-    const T *x = (const T *)t[1], *sc = (const T *)t[2], *bi = (const T *)t[3];                                   \
-    int64_t NC = p[0], C = p[1], S = p[2];                                                                         \
-    T eps = (T)glow_pf(p[3]);                                                                                      \
-    for (int64_t i = 0; i < NC; i++) {                                                                             \
-      T mean, inv;                                                                                                 \
-      nn_moments_##SUF(x + i * S, S, eps, &mean, &inv);                                                            \
-      T a = sc[i % C] * inv, b = bi[i % C] - mean * a;                                                             \
-      for (int64_t s = 0; s < S; s++)                                                                              \
-        y[i * S + s] = x[i * S + s] * a + b;                                                                       \
-    }                                                                                                              \
+#define INSTANCENORM(SUF, T)                                                                                           \
+  GLOW_KERNEL(instancenorm_##SUF) {                                                                                    \
+    T *y = (T *)t[0];                                                                                                  \
+    const T *x = (const T *)t[1], *sc = (const T *)t[2], *bi = (const T *)t[3];                                        \
+    int64_t NC = p[0], C = p[1], S = p[2];                                                                             \
+    T eps = (T)glow_pf(p[3]);                                                                                          \
+    for (int64_t i = 0; i < NC; i++) {                                                                                 \
+      T mean, inv;                                                                                                     \
+      nn_moments_##SUF(x + i * S, S, eps, &mean, &inv);                                                                \
+      T a = sc[i % C] * inv, b = bi[i % C] - mean * a;                                                                 \
+      for (int64_t s = 0; s < S; s++)                                                                                  \
+        y[i * S + s] = x[i * S + s] * a + b;                                                                           \
+    }                                                                                                                  \
   }
 
 INSTANCENORM(f32, float)
@@ -64,25 +64,25 @@ INSTANCENORM(f64, double)
 
 /* t: Y, Mean, InvStdDev (float; either may be NULL), X, Scale, B (may be NULL);
  * p: outer, inner, scale is one value, B is one value, eps */
-#define LAYERNORM(SUF, T)                                                                                          \
-  GLOW_KERNEL(layernorm_##SUF) {                                                                                   \
-    T *y = (T *)t[0];                                                                                              \
-    float *mo = (float *)t[1], *io = (float *)t[2];                                                                \
-    const T *x = (const T *)t[3], *sc = (const T *)t[4], *bi = (const T *)t[5];                                   \
-    int64_t outer = p[0], inner = p[1], s1 = p[2], b1 = p[3];                                                      \
-    T eps = (T)glow_pf(p[4]);                                                                                      \
-    for (int64_t a = 0; a < outer; a++) {                                                                          \
-      const T *xi = x + a * inner;                                                                                 \
-      T *yi = y + a * inner;                                                                                       \
-      T mean, inv;                                                                                                 \
-      nn_moments_##SUF(xi, inner, eps, &mean, &inv);                                                               \
-      for (int64_t i = 0; i < inner; i++)                                                                          \
-        yi[i] = (xi[i] - mean) * inv * sc[s1 ? 0 : i] + (bi ? bi[b1 ? 0 : i] : (T)0);                             \
-      if (mo)                                                                                                      \
-        mo[a] = (float)mean;                                                                                       \
-      if (io)                                                                                                      \
-        io[a] = (float)inv;                                                                                        \
-    }                                                                                                              \
+#define LAYERNORM(SUF, T)                                                                                              \
+  GLOW_KERNEL(layernorm_##SUF) {                                                                                       \
+    T *y = (T *)t[0];                                                                                                  \
+    float *mo = (float *)t[1], *io = (float *)t[2];                                                                    \
+    const T *x = (const T *)t[3], *sc = (const T *)t[4], *bi = (const T *)t[5];                                        \
+    int64_t outer = p[0], inner = p[1], s1 = p[2], b1 = p[3];                                                          \
+    T eps = (T)glow_pf(p[4]);                                                                                          \
+    for (int64_t a = 0; a < outer; a++) {                                                                              \
+      const T *xi = x + a * inner;                                                                                     \
+      T *yi = y + a * inner;                                                                                           \
+      T mean, inv;                                                                                                     \
+      nn_moments_##SUF(xi, inner, eps, &mean, &inv);                                                                   \
+      for (int64_t i = 0; i < inner; i++)                                                                              \
+        yi[i] = (xi[i] - mean) * inv * sc[s1 ? 0 : i] + (bi ? bi[b1 ? 0 : i] : (T)0);                                  \
+      if (mo)                                                                                                          \
+        mo[a] = (float)mean;                                                                                           \
+      if (io)                                                                                                          \
+        io[a] = (float)inv;                                                                                            \
+    }                                                                                                                  \
   }
 
 LAYERNORM(f32, float)
@@ -90,23 +90,23 @@ LAYERNORM(f64, double)
 
 /* y = x * (bias + alpha' * sum over channels c-lo..c+hi of x^2)^-beta, alpha' = alpha / size.
  * t: Y, X; p: N, C, S, lo, hi, alpha', beta, bias */
-#define LRN(SUF, T)                                                                                                \
-  GLOW_KERNEL(lrn_##SUF) {                                                                                         \
-    T *y = (T *)t[0];                                                                                              \
-    const T *x = (const T *)t[1];                                                                                  \
-    int64_t N = p[0], C = p[1], S = p[2], lo = p[3], hi = p[4];                                                    \
-    float alpha = (float)glow_pf(p[5]), beta = (float)glow_pf(p[6]), bias = (float)glow_pf(p[7]);                  \
-    for (int64_t n = 0; n < N; n++)                                                                                \
-      for (int64_t c = 0; c < C; c++) {                                                                            \
-        int64_t j0 = c - lo < 0 ? 0 : c - lo, j1 = c + hi + 1 > C ? C : c + hi + 1;                               \
-        for (int64_t s = 0; s < S; s++) {                                                                          \
-          T sum = 0;                                                                                               \
-          for (int64_t j = j0; j < j1; j++)                                                                        \
-            sum += x[(n * C + j) * S + s] * x[(n * C + j) * S + s];                                                \
-          int64_t i = (n * C + c) * S + s;                                                                         \
-          y[i] = x[i] / (T)glow_nn_powf(bias + alpha * (float)sum, beta);                                          \
-        }                                                                                                          \
-      }                                                                                                            \
+#define LRN(SUF, T)                                                                                                    \
+  GLOW_KERNEL(lrn_##SUF) {                                                                                             \
+    T *y = (T *)t[0];                                                                                                  \
+    const T *x = (const T *)t[1];                                                                                      \
+    int64_t N = p[0], C = p[1], S = p[2], lo = p[3], hi = p[4];                                                        \
+    float alpha = (float)glow_pf(p[5]), beta = (float)glow_pf(p[6]), bias = (float)glow_pf(p[7]);                      \
+    for (int64_t n = 0; n < N; n++)                                                                                    \
+      for (int64_t c = 0; c < C; c++) {                                                                                \
+        int64_t j0 = c - lo < 0 ? 0 : c - lo, j1 = c + hi + 1 > C ? C : c + hi + 1;                                    \
+        for (int64_t s = 0; s < S; s++) {                                                                              \
+          T sum = 0;                                                                                                   \
+          for (int64_t j = j0; j < j1; j++)                                                                            \
+            sum += x[(n * C + j) * S + s] * x[(n * C + j) * S + s];                                                    \
+          int64_t i = (n * C + c) * S + s;                                                                             \
+          y[i] = x[i] / (T)glow_nn_powf(bias + alpha * (float)sum, beta);                                              \
+        }                                                                                                              \
+      }                                                                                                                \
   }
 
 LRN(f32, float)
@@ -114,36 +114,36 @@ LRN(f64, double)
 
 /* (x - mean) / (std + 1e-9) over the reduced axes, for every index of the kept ones.
  * t: Y, X; p: kept dims[4], kept strides[4], reduced dims[4], reduced strides[4] */
-#define MVN(SUF, T)                                                                                                \
-  GLOW_KERNEL(mvn_##SUF) {                                                                                         \
-    T *y = (T *)t[0];                                                                                              \
-    const T *x = (const T *)t[1];                                                                                  \
-    const int64_t *kd = p, *ks = p + 4, *rd = p + 8, *rs = p + 12;                                                 \
-    T cnt = (T)(rd[0] * rd[1] * rd[2] * rd[3]);                                                                    \
-    for (int64_t k0 = 0; k0 < kd[0]; k0++)                                                                         \
-      for (int64_t k1 = 0; k1 < kd[1]; k1++)                                                                       \
-        for (int64_t k2 = 0; k2 < kd[2]; k2++)                                                                     \
-          for (int64_t k3 = 0; k3 < kd[3]; k3++) {                                                                 \
-            int64_t base = k0 * ks[0] + k1 * ks[1] + k2 * ks[2] + k3 * ks[3];                                      \
-            T s = 0, q = 0;                                                                                        \
-            for (int64_t r0 = 0; r0 < rd[0]; r0++)                                                                 \
-              for (int64_t r1 = 0; r1 < rd[1]; r1++)                                                               \
-                for (int64_t r2 = 0; r2 < rd[2]; r2++)                                                             \
-                  for (int64_t r3 = 0; r3 < rd[3]; r3++) {                                                         \
-                    T v = x[base + r0 * rs[0] + r1 * rs[1] + r2 * rs[2] + r3 * rs[3]];                             \
-                    s += v;                                                                                        \
-                    q += v * v;                                                                                    \
-                  }                                                                                                \
-            T mean = s / cnt, var = q / cnt - mean * mean;                                                         \
-            T inv = (T)1 / (nn_sqrt_##SUF(var > 0 ? var : 0) + (T)1e-9);                                          \
-            for (int64_t r0 = 0; r0 < rd[0]; r0++)                                                                 \
-              for (int64_t r1 = 0; r1 < rd[1]; r1++)                                                               \
-                for (int64_t r2 = 0; r2 < rd[2]; r2++)                                                             \
-                  for (int64_t r3 = 0; r3 < rd[3]; r3++) {                                                         \
-                    int64_t i = base + r0 * rs[0] + r1 * rs[1] + r2 * rs[2] + r3 * rs[3];                          \
-                    y[i] = (x[i] - mean) * inv;                                                                    \
-                  }                                                                                                \
-          }                                                                                                        \
+#define MVN(SUF, T)                                                                                                    \
+  GLOW_KERNEL(mvn_##SUF) {                                                                                             \
+    T *y = (T *)t[0];                                                                                                  \
+    const T *x = (const T *)t[1];                                                                                      \
+    const int64_t *kd = p, *ks = p + 4, *rd = p + 8, *rs = p + 12;                                                     \
+    T cnt = (T)(rd[0] * rd[1] * rd[2] * rd[3]);                                                                        \
+    for (int64_t k0 = 0; k0 < kd[0]; k0++)                                                                             \
+      for (int64_t k1 = 0; k1 < kd[1]; k1++)                                                                           \
+        for (int64_t k2 = 0; k2 < kd[2]; k2++)                                                                         \
+          for (int64_t k3 = 0; k3 < kd[3]; k3++) {                                                                     \
+            int64_t base = k0 * ks[0] + k1 * ks[1] + k2 * ks[2] + k3 * ks[3];                                          \
+            T s = 0, q = 0;                                                                                            \
+            for (int64_t r0 = 0; r0 < rd[0]; r0++)                                                                     \
+              for (int64_t r1 = 0; r1 < rd[1]; r1++)                                                                   \
+                for (int64_t r2 = 0; r2 < rd[2]; r2++)                                                                 \
+                  for (int64_t r3 = 0; r3 < rd[3]; r3++) {                                                             \
+                    T v = x[base + r0 * rs[0] + r1 * rs[1] + r2 * rs[2] + r3 * rs[3]];                                 \
+                    s += v;                                                                                            \
+                    q += v * v;                                                                                        \
+                  }                                                                                                    \
+            T mean = s / cnt, var = q / cnt - mean * mean;                                                             \
+            T inv = (T)1 / (nn_sqrt_##SUF(var > 0 ? var : 0) + (T)1e-9);                                               \
+            for (int64_t r0 = 0; r0 < rd[0]; r0++)                                                                     \
+              for (int64_t r1 = 0; r1 < rd[1]; r1++)                                                                   \
+                for (int64_t r2 = 0; r2 < rd[2]; r2++)                                                                 \
+                  for (int64_t r3 = 0; r3 < rd[3]; r3++) {                                                             \
+                    int64_t i = base + r0 * rs[0] + r1 * rs[1] + r2 * rs[2] + r3 * rs[3];                              \
+                    y[i] = (x[i] - mean) * inv;                                                                        \
+                  }                                                                                                    \
+          }                                                                                                            \
   }
 
 MVN(f32, float)

@@ -5,37 +5,37 @@
 
 /* For every output position: the tap ranges [k*0, k*1) of its window that lie
  * inside the input, then BODY over those taps with `v` the input value. */
-#define POOL_LOOP(T, x, PRE, BODY, POST)                                                                           \
-  const int64_t *in = p + 1, *out = p + 4, *k = p + 7, *s = p + 10, *d = p + 13, *pb = p + 16, *pe = p + 19;     \
-  int64_t isz = in[0] * in[1] * in[2];                                                                             \
-  (void)pe;                                                                                                        \
-  for (int64_t nc = 0, oi = 0; nc < p[0]; nc++)                                                                    \
-    for (int64_t od = 0; od < out[0]; od++)                                                                        \
-      for (int64_t oh = 0; oh < out[1]; oh++)                                                                      \
-        for (int64_t ow = 0; ow < out[2]; ow++, oi++) {                                                            \
-          int64_t kd0, kd1, kh0, kh1, kw0, kw1;                                                                    \
-          int64_t bd = od * s[0] - pb[0], bh = oh * s[1] - pb[1], bw = ow * s[2] - pb[2];                          \
-          glow_nn_range(bd, d[0], in[0], k[0], &kd0, &kd1);                                                        \
-          glow_nn_range(bh, d[1], in[1], k[1], &kh0, &kh1);                                                        \
-          glow_nn_range(bw, d[2], in[2], k[2], &kw0, &kw1);                                                        \
-          PRE;                                                                                                     \
-          for (int64_t kd = kd0; kd < kd1; kd++)                                                                   \
-            for (int64_t kh = kh0; kh < kh1; kh++) {                                                               \
-              int64_t id = bd + kd * d[0], ih = bh + kh * d[1];                                                    \
-              const T *xr = (x) + nc * isz + (id * in[1] + ih) * in[2] + bw;                                       \
-              for (int64_t kw = kw0; kw < kw1; kw++) {                                                             \
-                T v = xr[kw * d[2]];                                                                               \
-                BODY;                                                                                              \
-              }                                                                                                    \
-            }                                                                                                      \
-          POST;                                                                                                    \
+#define POOL_LOOP(T, x, PRE, BODY, POST)                                                                               \
+  const int64_t *in = p + 1, *out = p + 4, *k = p + 7, *s = p + 10, *d = p + 13, *pb = p + 16, *pe = p + 19;           \
+  int64_t isz = in[0] * in[1] * in[2];                                                                                 \
+  (void)pe;                                                                                                            \
+  for (int64_t nc = 0, oi = 0; nc < p[0]; nc++)                                                                        \
+    for (int64_t od = 0; od < out[0]; od++)                                                                            \
+      for (int64_t oh = 0; oh < out[1]; oh++)                                                                          \
+        for (int64_t ow = 0; ow < out[2]; ow++, oi++) {                                                                \
+          int64_t kd0, kd1, kh0, kh1, kw0, kw1;                                                                        \
+          int64_t bd = od * s[0] - pb[0], bh = oh * s[1] - pb[1], bw = ow * s[2] - pb[2];                              \
+          glow_nn_range(bd, d[0], in[0], k[0], &kd0, &kd1);                                                            \
+          glow_nn_range(bh, d[1], in[1], k[1], &kh0, &kh1);                                                            \
+          glow_nn_range(bw, d[2], in[2], k[2], &kw0, &kw1);                                                            \
+          PRE;                                                                                                         \
+          for (int64_t kd = kd0; kd < kd1; kd++)                                                                       \
+            for (int64_t kh = kh0; kh < kh1; kh++) {                                                                   \
+              int64_t id = bd + kd * d[0], ih = bh + kh * d[1];                                                        \
+              const T *xr = (x) + nc * isz + (id * in[1] + ih) * in[2] + bw;                                           \
+              for (int64_t kw = kw0; kw < kw1; kw++) {                                                                 \
+                T v = xr[kw * d[2]];                                                                                   \
+                BODY;                                                                                                  \
+              }                                                                                                        \
+            }                                                                                                          \
+          POST;                                                                                                        \
         }
 
 /* t: Y, X */
-#define MAXPOOL(SUF, T, LOWEST)                                                                                    \
-  GLOW_KERNEL(maxpool_##SUF) {                                                                                     \
-    T *y = (T *)t[0];                                                                                              \
-    POOL_LOOP(T, (const T *)t[1], T acc = LOWEST, acc = v > acc ? v : acc, y[oi] = acc)                           \
+#define MAXPOOL(SUF, T, LOWEST)                                                                                        \
+  GLOW_KERNEL(maxpool_##SUF) {                                                                                         \
+    T *y = (T *)t[0];                                                                                                  \
+    POOL_LOOP(T, (const T *)t[1], T acc = LOWEST, acc = v > acc ? v : acc, y[oi] = acc)                                \
   }
 
 MAXPOOL(f32, float, -__builtin_inff())
@@ -45,17 +45,24 @@ MAXPOOL(i8, int8_t, -128)
 
 /* Indices: flat positions in X, row-major or (storage_order 1) column-major
  * over the spatial axes. t: Y, Indices, X; p: common, storage_order */
-#define MAXPOOL_INDICES(SUF, T, LOWEST)                                                                            \
-  GLOW_KERNEL(maxpool_indices_##SUF) {                                                                             \
-    T *y = (T *)t[0];                                                                                              \
-    int64_t *ix = (int64_t *)t[1], colmajor = p[22];                                                               \
-    POOL_LOOP(T, (const T *)t[2], T acc = LOWEST; int64_t arg = -1, {                                              \
-      if (v > acc || arg < 0) {                                                                                    \
-        int64_t iw = bw + kw * d[2];                                                                               \
-        acc = v;                                                                                                   \
-        arg = colmajor ? (iw * in[1] + ih) * in[0] + id : (id * in[1] + ih) * in[2] + iw;                          \
-      }                                                                                                            \
-    }, { y[oi] = acc; ix[oi] = nc * isz + arg; })                                                                  \
+#define MAXPOOL_INDICES(SUF, T, LOWEST)                                                                                \
+  GLOW_KERNEL(maxpool_indices_##SUF) {                                                                                 \
+    T *y = (T *)t[0];                                                                                                  \
+    int64_t *ix = (int64_t *)t[1], colmajor = p[22];                                                                   \
+    POOL_LOOP(                                                                                                         \
+        T, (const T *)t[2], T acc = LOWEST; int64_t arg = -1,                                                          \
+                                            {                                                                          \
+                                              if (v > acc || arg < 0) {                                                \
+                                                int64_t iw = bw + kw * d[2];                                           \
+                                                acc = v;                                                               \
+                                                arg = colmajor ? (iw * in[1] + ih) * in[0] + id                        \
+                                                               : (id * in[1] + ih) * in[2] + iw;                       \
+                                              }                                                                        \
+                                            },                                                                         \
+                                            {                                                                          \
+                                              y[oi] = acc;                                                             \
+                                              ix[oi] = nc * isz + arg;                                                 \
+                                            })                                                                         \
   }
 
 MAXPOOL_INDICES(f32, float, -__builtin_inff())
@@ -65,37 +72,42 @@ MAXPOOL_INDICES(i8, int8_t, -128)
 
 /* Taps counted: those inside the input, or (count_include_pad) inside the padded input.
  * t: Y, X; p: common, count_include_pad */
-#define AVGPOOL(SUF, T)                                                                                            \
-  GLOW_KERNEL(avgpool_##SUF) {                                                                                     \
-    T *y = (T *)t[0];                                                                                              \
-    int64_t incl = p[22];                                                                                          \
-    POOL_LOOP(T, (const T *)t[1], T acc = 0, acc += v, {                                                           \
-      int64_t cnt = (kd1 - kd0) * (kh1 - kh0) * (kw1 - kw0);                                                       \
-      if (incl) {                                                                                                  \
-        glow_nn_range(od * s[0], d[0], in[0] + pb[0] + pe[0], k[0], &kd0, &kd1);                                   \
-        glow_nn_range(oh * s[1], d[1], in[1] + pb[1] + pe[1], k[1], &kh0, &kh1);                                   \
-        glow_nn_range(ow * s[2], d[2], in[2] + pb[2] + pe[2], k[2], &kw0, &kw1);                                   \
-        cnt = (kd1 - kd0) * (kh1 - kh0) * (kw1 - kw0);                                                             \
-      }                                                                                                            \
-      y[oi] = cnt ? acc / (T)cnt : (T)0;                                                                           \
-    })                                                                                                             \
+#define AVGPOOL(SUF, T)                                                                                                \
+  GLOW_KERNEL(avgpool_##SUF) {                                                                                         \
+    T *y = (T *)t[0];                                                                                                  \
+    int64_t incl = p[22];                                                                                              \
+    POOL_LOOP(T, (const T *)t[1], T acc = 0, acc += v, {                                                               \
+      int64_t cnt = (kd1 - kd0) * (kh1 - kh0) * (kw1 - kw0);                                                           \
+      if (incl) {                                                                                                      \
+        glow_nn_range(od *s[0], d[0], in[0] + pb[0] + pe[0], k[0], &kd0, &kd1);                                        \
+        glow_nn_range(oh *s[1], d[1], in[1] + pb[1] + pe[1], k[1], &kh0, &kh1);                                        \
+        glow_nn_range(ow *s[2], d[2], in[2] + pb[2] + pe[2], k[2], &kw0, &kw1);                                        \
+        cnt = (kd1 - kd0) * (kh1 - kh0) * (kw1 - kw0);                                                                 \
+      }                                                                                                                \
+      y[oi] = cnt ? acc / (T)cnt : (T)0;                                                                               \
+    })                                                                                                                 \
   }
 
 AVGPOOL(f32, float)
 AVGPOOL(f64, double)
 
 /* (sum of |x|^p)^(1/p). t: Y, X; p: common, p */
-#define LPPOOL(SUF, T)                                                                                             \
-  GLOW_KERNEL(lppool_##SUF) {                                                                                      \
-    T *y = (T *)t[0];                                                                                              \
-    int64_t e = p[22];                                                                                             \
-    POOL_LOOP(T, (const T *)t[1], T acc = 0, {                                                                     \
-      T a = v < 0 ? -v : v;         \
-      T q = a;                                                                               \
-      for (int64_t j = 1; j < e; j++)                                                                              \
-        q *= a;                                                                                                    \
-      acc += q;                                                                                                    \
-    }, y[oi] = e == 1 ? acc : e == 2 ? (T)__builtin_sqrt((double)acc) : (T)glow_nn_powf((float)acc, 1.0f / (float)e)) \
+#define LPPOOL(SUF, T)                                                                                                 \
+  GLOW_KERNEL(lppool_##SUF) {                                                                                          \
+    T *y = (T *)t[0];                                                                                                  \
+    int64_t e = p[22];                                                                                                 \
+    POOL_LOOP(                                                                                                         \
+        T, (const T *)t[1], T acc = 0,                                                                                 \
+        {                                                                                                              \
+          T a = v < 0 ? -v : v;                                                                                        \
+          T q = a;                                                                                                     \
+          for (int64_t j = 1; j < e; j++)                                                                              \
+            q *= a;                                                                                                    \
+          acc += q;                                                                                                    \
+        },                                                                                                             \
+        y[oi] = e == 1   ? acc                                                                                         \
+                : e == 2 ? (T)__builtin_sqrt((double)acc)                                                              \
+                         : (T)glow_nn_powf((float)acc, 1.0f / (float)e))                                               \
   }
 
 LPPOOL(f32, float)
