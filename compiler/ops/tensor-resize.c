@@ -81,6 +81,8 @@ static int resize_get(const glow_graph *g, const glow_node *n, resize_plan *p) {
   double v[2 * GLOW_MAX_RANK];
   if (resize_attrs(g, n, p))
     return -1;
+  if (r == 0)
+    return glow_node_error(g, n, "the input must have rank >= 1");
   for (int d = 0; d < r; d++) {
     axes[d] = d;
     p->scale[d] = 1;
@@ -418,8 +420,13 @@ static int lower_resize(const glow_graph *g, const glow_node *n, glow_kcall *kc)
       ntaps[d] = 1;
     }
   }
+  int64_t combos = 1;
+  for (int d = 0; d + 1 < r; d++)
+    combos *= ntaps[d];
   if (p.mode == M_NEAREST) {
     rc = glow_t_lower_table(g, n, kc, pos, -1, glow_t_bits_of(o->dt, p.extrapolation));
+  } else if (combos > 256) { /* the kernel's RESIZE_MAX_OUTER_TAPS */
+    rc = glow_node_error(g, n, "interpolating this many axes at once is not supported");
   } else {
     glow_kcall_init(kc, "glow_k_resize_%s", glow_dtype_suffix(o->dt));
     glow_kcall_tensor(kc, n->out[0]);

@@ -2,44 +2,53 @@
  * elements, the product over axes of per-axis taps computed at compile time. */
 #include "kernel.h"
 
+#define RESIZE_MAX_OUTER_TAPS 256 /* tap combinations over all axes but the last (the lowering checks) */
+
 /* t: out, in; p: rank (1..8), extrapolation (double bits), ntaps[rank], dims[rank] (output), then for each axis d:
  * dims[d] * ntaps[d] input offsets (elements; a first tap of -1 marks a position outside the input, which gives
  * the extrapolation value), then as many weights (double bits).
- * out[idx] = sum over tap combinations of prod(w[d][idx[d]][k[d]]) * in[sum(off[d][idx[d]][k[d]])]. */
+ * out[idx] = sum over tap combinations of prod(w[d][idx[d]][k[d]]) * in[sum(off[d][idx[d]][k[d]])].
+ * The combinations over the leading axes are gathered once per output row. */
 #define RESIZE(NAME, T)                                                                                                \
   GLOW_KERNEL(resize_##NAME) {                                                                                         \
     T *o = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1];                                                                                      \
-    int64_t r = p[0], n = 1, idx[8] = {0};                                                                             \
-    double extrapolation = glow_pf(p[1]);                                                                              \
+    int64_t r = p[0], outer = 1, idx[8] = {0}, co[RESIZE_MAX_OUTER_TAPS];                                              \
+    double extrapolation = glow_pf(p[1]), cw[RESIZE_MAX_OUTER_TAPS];                                                   \
     const int64_t *nt = p + 2, *dims = p + 2 + r, *q = p + 2 + 2 * r, *off[8], *w[8];                                  \
     for (int64_t d = 0; d < r; d++) {                                                                                  \
       off[d] = q;                                                                                                      \
       q += dims[d] * nt[d];                                                                                            \
       w[d] = q;                                                                                                        \
       q += dims[d] * nt[d];                                                                                            \
-      n *= dims[d];                                                                                                    \
+      if (d < r - 1)                                                                                                   \
+        outer *= dims[d];                                                                                              \
     }                                                                                                                  \
-    for (int64_t i = 0; i < n; i++) {                                                                                  \
-      int64_t outside = 0, combos = 1;                                                                                 \
-      for (int64_t d = 0; d < r; d++) {                                                                                \
-        outside |= off[d][idx[d] * nt[d]] < 0;                                                                         \
-        combos *= nt[d];                                                                                               \
+    int64_t len = dims[r - 1], lt = nt[r - 1];                                                                         \
+    const int64_t *lo = off[r - 1], *lw = w[r - 1];                                                                    \
+    for (int64_t i = 0; i < outer; i++, o += len) {                                                                    \
+      int64_t nc = 1, outside = 0;                                                                                     \
+      co[0] = 0;                                                                                                       \
+      cw[0] = 1;                                                                                                       \
+      for (int64_t d = 0; d < r - 1; d++) { /* expand the combinations in place, from the top down */                  \
+        const int64_t *od = off[d] + idx[d] * nt[d], *wd = w[d] + idx[d] * nt[d];                                      \
+        outside |= od[0] < 0;                                                                                          \
+        for (int64_t c = nc - 1; c >= 0; c--)                                                                          \
+          for (int64_t k = nt[d] - 1; k >= 0; k--) {                                                                   \
+            co[c * nt[d] + k] = co[c] + od[k];                                                                         \
+            cw[c * nt[d] + k] = cw[c] * glow_pf(wd[k]);                                                                \
+          }                                                                                                            \
+        nc *= nt[d];                                                                                                   \
       }                                                                                                                \
-      double acc = 0;                                                                                                  \
-      for (int64_t c = 0; !outside && c < combos; c++) {                                                               \
-        int64_t rest = c, src = 0;                                                                                     \
-        double wt = 1;                                                                                                 \
-        for (int64_t d = r - 1; d >= 0; d--) {                                                                         \
-          int64_t k = idx[d] * nt[d] + rest % nt[d];                                                                   \
-          rest /= nt[d];                                                                                               \
-          src += off[d][k];                                                                                            \
-          wt *= glow_pf(w[d][k]);                                                                                      \
-        }                                                                                                              \
-        acc += wt * (double)x[src];                                                                                    \
+      for (int64_t j = 0; j < len; j++) {                                                                              \
+        const int64_t *oj = lo + j * lt, *wj = lw + j * lt;                                                            \
+        double acc = 0;                                                                                                \
+        for (int64_t c = 0; c < nc; c++)                                                                               \
+          for (int64_t k = 0; k < lt; k++)                                                                             \
+            acc += cw[c] * glow_pf(wj[k]) * (double)x[co[c] + oj[k]];                                                  \
+        o[j] = (T)(outside || oj[0] < 0 ? extrapolation : acc);                                                        \
       }                                                                                                                \
-      o[i] = (T)(outside ? extrapolation : acc);                                                                       \
-      for (int64_t d = r - 1; d >= 0 && ++idx[d] == dims[d]; d--)                                                      \
+      for (int64_t d = r - 2; d >= 0 && ++idx[d] == dims[d]; d--)                                                      \
         idx[d] = 0;                                                                                                    \
     }                                                                                                                  \
   }
