@@ -95,7 +95,7 @@ FLOATS(softsign, x / (1 + ABS(x)))
 FLOATS(relu, x < 0 ? 0 : x)
 FLOATS(leakyrelu, x < 0 ? a * x : x)
 FLOATS(hardsigmoid, a * x + b < 0 ? 0 : a * x + b > 1 ? 1 : a * x + b)
-FLOATS(hardswish, x / 6 + (C_f32)0.5 < 0 ? 0 : x / 6 + (C_f32)0.5 > 1 ? x : x * (x / 6 + (C_f32)0.5))
+FLOATS(hardswish, x + 3 < 0 ? 0 : x + 3 > 6 ? x : x * (x + 3) / 6) /* x + 3 is exact where it cancels */
 FLOATS(elu, x < 0 ? a * EXPM1(x) : x)
 FLOATS(selu, x > 0 ? b * x : b * (a * EXPM1(x)))
 FLOATS(celu, x > 0 ? x : a * EXPM1(x / a))
