@@ -14,7 +14,11 @@ set(GLOWC_OP_SOURCES
   ops/tensor-scan.c
   ops/tensor-resize.c
   # elementwise: ir/ops-elementwise.def
+  ops/elementwise-util.c
   ops/elementwise-binary.c
+  ops/elementwise-compare.c
+  ops/elementwise-variadic.c
+  ops/elementwise-cast.c
   # unary: ir/ops-unary.def
   ops/unary-math.c
   ops/unary-clip.c

@@ -9,7 +9,11 @@ set(GLOWC_KERNEL_SOURCES
   kernels/scan.c
   kernels/resize.c
   # elementwise
-  kernels/add.c
+  kernels/ew-arith.c
+  kernels/ew-pow.c
+  kernels/ew-compare.c
+  kernels/ew-variadic.c
+  kernels/ew-cast.c
   # unary
   kernels/unary-math.c
   kernels/unary-clip.c

@@ -773,4 +773,164 @@ static inline float glow_nn_powf(float x, float y) {
   return glow_expf(y * glow_nn_logf(x));
 }
 
+/* Double-precision fmod, exp, log and pow for the binary elementwise kernels
+ * (Mod, Pow), after fdlibm and musl. */
+static inline double glow_bin_bits_d(uint64_t u) {
+  union {
+    uint64_t u;
+    double d;
+  } x;
+  x.u = u;
+  return x.d;
+}
+
+static inline uint64_t glow_bin_d_bits(double d) {
+  union {
+    uint64_t u;
+    double d;
+  } x;
+  x.d = d;
+  return x.u;
+}
+
+/* x - trunc(x / y) * y, exact: long division on the significands. */
+static inline double glow_bin_fmod(double x, double y) {
+  uint64_t ux = glow_bin_d_bits(x), uy = glow_bin_d_bits(y), i;
+  int ex = (int)(ux >> 52 & 0x7ff), ey = (int)(uy >> 52 & 0x7ff);
+  uint64_t sx = ux >> 63;
+  if (uy << 1 == 0 || y != y || ex == 0x7ff)
+    return (x * y) / (x * y);
+  if (ux << 1 <= uy << 1)
+    return ux << 1 == uy << 1 ? 0 * x : x;
+  if (!ex) {
+    for (i = ux << 12; i >> 63 == 0; ex--, i <<= 1)
+      ;
+    ux <<= -ex + 1;
+  } else {
+    ux &= (uint64_t)-1 >> 12;
+    ux |= (uint64_t)1 << 52;
+  }
+  if (!ey) {
+    for (i = uy << 12; i >> 63 == 0; ey--, i <<= 1)
+      ;
+    uy <<= -ey + 1;
+  } else {
+    uy &= (uint64_t)-1 >> 12;
+    uy |= (uint64_t)1 << 52;
+  }
+  for (; ex > ey; ex--) {
+    i = ux - uy;
+    if (i >> 63 == 0) {
+      if (i == 0)
+        return 0 * x;
+      ux = i;
+    }
+    ux <<= 1;
+  }
+  i = ux - uy;
+  if (i >> 63 == 0) {
+    if (i == 0)
+      return 0 * x;
+    ux = i;
+  }
+  for (; ux >> 52 == 0; ux <<= 1, ex--)
+    ;
+  if (ex > 0) {
+    ux -= (uint64_t)1 << 52;
+    ux |= (uint64_t)ex << 52;
+  } else {
+    ux >>= -ex + 1;
+  }
+  return glow_bin_bits_d(ux | sx << 63);
+}
+
+/* 2^k for k in [-2044, 2046], in two factors so that both are normal. */
+static inline double glow_bin_scale2(double x, int k) {
+  int k1 = k / 2, k2 = k - k1;
+  return x * glow_bin_bits_d((uint64_t)(k1 + 1023) << 52) * glow_bin_bits_d((uint64_t)(k2 + 1023) << 52);
+}
+
+/* e^x, under 1 ulp: x = k ln2 + r, |r| <= ln2/2, Remez rational approximation (fdlibm). */
+static inline double glow_bin_exp(double x) {
+  if (x != x)
+    return x;
+  if (x > 709.782712893383973096)
+    return glow_bin_bits_d(0x7ff0000000000000ull);
+  if (x < -745.13321910194110842)
+    return 0;
+  const double ln2hi = 6.93147180369123816490e-01, ln2lo = 1.90821492927058770002e-10;
+  double fk = x * 1.44269504088896338700e+00;
+  int k = (int)(fk + (fk >= 0 ? 0.5 : -0.5));
+  double hi = x - k * ln2hi, lo = k * ln2lo, r = hi - lo, z = r * r;
+  double c = r - z * (1.66666666666666019037e-01 + z * (-2.77777777770155933842e-03 + z * (6.61375632143793436117e-05 +
+             z * (-1.65339022054652515390e-06 + z * 4.13813679705723846039e-08))));
+  double y = 1 - ((lo - (r * c) / (2 - c)) - hi);
+  return glow_bin_scale2(y, k);
+}
+
+/* Natural log, under 1 ulp: x = 2^k (1 + f), sqrt(2)/2 <= 1 + f < sqrt(2) (fdlibm). */
+static inline double glow_bin_log(double x) {
+  uint64_t u = glow_bin_d_bits(x);
+  if (x != x || x == glow_bin_bits_d(0x7ff0000000000000ull))
+    return x;
+  if (x == 0)
+    return -glow_bin_bits_d(0x7ff0000000000000ull);
+  if (x < 0)
+    return (x - x) / (x - x);
+  int k = 0;
+  if (u >> 52 == 0) { /* subnormal */
+    x *= 18014398509481984.0; /* 2^54 */
+    u = glow_bin_d_bits(x);
+    k = -54;
+  }
+  uint32_t hx = (uint32_t)(u >> 32);
+  k += (int)(hx >> 20) - 1023;
+  hx &= 0x000fffff;
+  uint32_t i = (hx + 0x95f64) & 0x100000;
+  x = glow_bin_bits_d(((uint64_t)(hx | (i ^ 0x3ff00000)) << 32) | (u & 0xffffffffu));
+  k += (int)(i >> 20);
+  double f = x - 1.0, s = f / (2.0 + f), z = s * s, w = z * z;
+  double t1 = w * (3.999999999940941908e-01 + w * (2.222219843214978396e-01 + w * 1.531383769920937332e-01));
+  double t2 = z * (6.666666666666735130e-01 + w * (2.857142874366239149e-01 + w * (1.818357216161805012e-01 +
+              w * 1.479819860511658591e-01)));
+  double hfsq = 0.5 * f * f, dk = k;
+  return dk * 6.93147180369123816490e-01 - ((hfsq - (s * (hfsq + t2 + t1) + dk * 1.90821492927058770002e-10)) - f);
+}
+
+/* x^y with C's special cases. Integral exponents up to 64 in magnitude by
+ * repeated squaring: exact while the result fits the significand, so integer
+ * powers stay integers (larger ones do not fit); others as exp(y log|x|). */
+static inline double glow_bin_pow(double x, double y) {
+  const double inf = glow_bin_bits_d(0x7ff0000000000000ull);
+  if (y == 0 || x == 1)
+    return 1;
+  if (x != x || y != y)
+    return x + y;
+  double ay = y < 0 ? -y : y, ax = x < 0 ? -x : x;
+  if (ay == inf) {
+    if (ax == 1)
+      return 1;
+    return (ax > 1) == (y > 0) ? inf : 0;
+  }
+  int integral = ay < 9007199254740992.0 ? (double)(int64_t)ay == ay : 1;
+  int odd = integral && ay < 9007199254740992.0 && ((int64_t)ay & 1);
+  if (integral && ay <= 64) {
+    double r = 1, b = x;
+    for (int n = (int)ay; n; n >>= 1, b *= b)
+      if (n & 1)
+        r *= b;
+    if (y > 0 || (r != inf && r != -inf))
+      return y < 0 ? 1 / r : r;
+  }
+  double r;
+  if (ax == 0 || ax == inf) {
+    r = (ax == 0) == (y < 0) ? inf : 0;
+  } else {
+    if (x < 0 && !integral)
+      return (x - x) / (x - x);
+    r = glow_bin_exp(y * glow_bin_log(ax));
+  }
+  return x < 0 && odd ? -r : r;
+}
+
 #endif

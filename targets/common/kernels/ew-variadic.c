@@ -1,0 +1,43 @@
+/* Variadic kernels (Sum, Mean, Max, Min of 1..15 inputs) with numpy
+ * broadcasting: the output takes input 0, then each further input in turn.
+ * t: out, in_0 .. in_{n-1}; p: n, r, dims[r], strides[n][r]. */
+#include "kernels/elementwise.h"
+
+#define K_VARIADIC(s, name, EXPR, ...)                                                                       \
+  GLOW_KERNEL(name##_n_##s) {                                                                                \
+    GLOW_EW_T(s) *o = (GLOW_EW_T(s) *)t[0];                                                                  \
+    int64_t n = p[0], r = p[1];                                                                              \
+    const int64_t *dims = p + 2, *st = p + 2 + r;                                                            \
+    const GLOW_EW_T(s) *x0 = (const GLOW_EW_T(s) *)t[1];                                                     \
+    GLOW_EW_FOR(1, r, dims, st, { o[i] = x0[at[0]]; });                                                      \
+    for (int64_t k = 1; k < n; k++) {                                                                        \
+      const GLOW_EW_T(s) *x = (const GLOW_EW_T(s) *)t[1 + k];                                                \
+      GLOW_EW_FOR(1, r, dims, st + k * r, {                                                                  \
+        GLOW_EW_C(s) a = GLOW_EW_LD(s, o[i]), b = GLOW_EW_LD(s, x[at[0]]);                                   \
+        o[i] = GLOW_EW_ST(s, EXPR);                                                                          \
+      });                                                                                                    \
+    }                                                                                                        \
+    __VA_ARGS__                                                                                              \
+  }
+
+#define K_SUM(s, _) K_VARIADIC(s, sum, a + b, )
+#define K_MEAN(s, _)                                                                                         \
+  K_VARIADIC(s, mean, a + b, {                                                                               \
+    int64_t numel = 1;                                                                                       \
+    for (int64_t d = 0; d < r; d++)                                                                          \
+      numel *= dims[d];                                                                                      \
+    for (int64_t i = 0; i < numel; i++)                                                                      \
+      o[i] = GLOW_EW_ST(s, GLOW_EW_LD(s, o[i]) / (GLOW_EW_C(s))n);                                           \
+  })
+#define K_MAX_F(s, _) K_VARIADIC(s, max, a != a || a > b ? a : b, )
+#define K_MIN_F(s, _) K_VARIADIC(s, min, a != a || a < b ? a : b, )
+#define K_MAX_I(s, _) K_VARIADIC(s, max, a > b ? a : b, )
+#define K_MIN_I(s, _) K_VARIADIC(s, min, a < b ? a : b, )
+GLOW_EW_FLOATS(K_SUM, _)
+GLOW_EW_FLOATS(K_MEAN, _)
+GLOW_EW_FLOATS(K_MAX_F, _)
+GLOW_EW_FLOATS(K_MIN_F, _)
+GLOW_EW_SINTS(K_MAX_I, _)
+GLOW_EW_SINTS(K_MIN_I, _)
+GLOW_EW_UINTS(K_MAX_I, _)
+GLOW_EW_UINTS(K_MIN_I, _)
