@@ -193,3 +193,64 @@ GLOW_KERNEL(conv_fast_f32) {
       }
     }
 }
+
+/* Float32 convolution with few channels per group (depthwise and the like),
+ * 1-D or 2-D: each input channel's plane is copied once into a zero-padded
+ * stack buffer, its columns split by the horizontal stride into phases so
+ * that every tap of a run of 16 output columns reads 16 contiguous floats;
+ * each output row is then summed 16 columns at a time, one vector per run.
+ * The caller (lowering) checks that a padded plane fits CONV_PLANE floats:
+ * rows IH + pb + pe, each of s phases of OW + (KW - 1) * d / s + 16 floats.
+ * t: Y, X, W, B (B may be NULL); p: as glow_k_conv_f32. */
+#define CONV_PLANE 16384 /* floats: 64 KiB */
+
+GLOW_KERNEL(conv_plane_f32) {
+  float *y = (float *)t[0];
+  const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3];
+  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3];
+  WIN_PARAMS(4);
+  const int64_t *pe = p + 4 + 18;
+  int64_t sh = s[1], sw = s[2], dh = d[1], dw = d[2], KH = k[1], KW = k[2];
+  int64_t rows = in[1] + pb[1] + pe[1], pw = out[2] + (KW - 1) * dw / sw + 16, rs = sw * pw;
+  float buf[CONV_PLANE];
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t g = 0; g < G; g++)
+      for (int64_t c = 0; c < Cg; c++) {
+        /* buf[row][phase][j] = padded X[row][j * sw + phase]. */
+        const float *xc = x + ((n * G + g) * Cg + c) * isz;
+        for (int64_t r = 0; r < rows; r++)
+          for (int64_t q = 0; q < sw; q++) {
+            float *br = buf + r * rs + q * pw;
+            int64_t ih = r - pb[1], j0 = 0, j1 = 0;
+            if ((uint64_t)ih < (uint64_t)in[1])
+              glow_nn_range(q - pb[2], sw, in[2], pw, &j0, &j1);
+            const float *xr = xc + ih * in[2] + q - pb[2];
+            for (int64_t j = 0; j < j0; j++)
+              br[j] = 0.0f;
+            for (int64_t j = j0; j < j1; j++)
+              br[j] = xr[j * sw];
+            for (int64_t j = j1; j < pw; j++)
+              br[j] = 0.0f;
+          }
+        for (int64_t m = 0; m < Mg; m++) {
+          float *ym = y + ((n * G + g) * Mg + m) * osz;
+          const float *wm = w + ((g * Mg + m) * Cg + c) * ksz;
+          float bias = b && c == 0 ? b[g * Mg + m] : 0.0f;
+          for (int64_t oh = 0; oh < out[1]; oh++)
+            for (int64_t ow0 = 0; ow0 < out[2]; ow0 += 16) {
+              int64_t nw = out[2] - ow0 < 16 ? out[2] - ow0 : 16;
+              float *yr = ym + oh * out[2] + ow0;
+              conv_v16 acc;
+              for (int j = 0; j < 16; j++)
+                acc[j] = c && j < nw ? yr[j] : bias;
+              for (int64_t kh = 0; kh < KH; kh++) {
+                const float *br = buf + (oh * sh + kh * dh) * rs + ow0;
+                for (int64_t kw = 0; kw < KW; kw++)
+                  acc += wm[kh * KW + kw] * *(const conv_v16 *)(br + (kw * dw) % sw * pw + (kw * dw) / sw);
+              }
+              for (int j = 0; j < nw; j++)
+                yr[j] = acc[j];
+            }
+        }
+      }
+}
