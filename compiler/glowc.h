@@ -112,7 +112,7 @@ typedef struct glow_graph {
 typedef struct glow_kcall {
   char kernel[96];   /* symbol in the target's kernel bitcode, e.g. "glow_k_add_f32" */
   int ntensors;
-  int tensors[16];   /* value ids; outputs first, then inputs */
+  int tensors[64];   /* value ids; outputs first, then inputs */
   int nparams, capparams;
   int64_t *params;   /* shapes, strides, attributes; floats as glow_f2p() bits */
 } glow_kcall;

@@ -4,7 +4,7 @@
 
 #include "ops/tensor-util.h"
 
-#define MAX_KERNEL_PARTS 15 /* a kernel call carries 16 tensors: the joined one and 15 parts */
+#define MAX_KERNEL_PARTS 63 /* a kernel call carries 64 tensors: the joined one and 63 parts */
 
 static int64_t extent(const glow_value *v, int from, int to) {
   int64_t e = 1;

@@ -68,7 +68,7 @@
       o[i] = v;                                                                                                        \
   }
 
-/* t: out, in[0..k-1] (k <= 15); p: k, outer, len[k] (elements each input adds to an output row).
+/* t: out, in[0..k-1] (k <= 63); p: k, outer, len[k] (elements each input adds to an output row).
  * Output row a is input 0's row a, then input 1's row a, ... */
 #define CONCAT(S, T)                                                                                                   \
   GLOW_KERNEL(concat_e##S) {                                                                                           \
@@ -85,7 +85,7 @@
     }                                                                                                                  \
   }
 
-/* t: out[0..k-1] (k <= 15; NULL for an unused output), in; p: k, outer, len[k]: the inverse of concat. */
+/* t: out[0..k-1] (k <= 63; NULL for an unused output), in; p: k, outer, len[k]: the inverse of concat. */
 #define SPLIT(S, T)                                                                                                    \
   GLOW_KERNEL(split_e##S) {                                                                                            \
     int64_t k = p[0], outer = p[1], row = 0, at = 0;                                                                   \
