@@ -22,9 +22,11 @@ static int clip_bounds_of(const glow_graph *g, const glow_node *n, clip_bounds *
   for (int k = 0; k < 2; k++) {
     if (g->opset < 11) {
       const glow_attr *a = glow_attr_find(n, names[k]);
+      if (a && a->type != GLOW_ATTR_FLOAT)
+        return glow_node_error(g, n, "attribute %s must be a float", names[k]);
       if (a) {
         cb->mode[k] = 1;
-        cb->f[k] = glow_attr_float(n, names[k], 0);
+        cb->f[k] = a->f;
       }
       continue;
     }
