@@ -103,7 +103,22 @@ CONV_INTEGER(i8_i8, int8_t, int8_t)
 #define CONV_PB 6
 #define CONV_PANEL 16384 /* floats: 64 KiB */
 
-typedef float conv_v16 __attribute__((vector_size(64), aligned(4)));
+/* panel[tap][c][j] = W[j][c][tap] (W rows ld apart, zero for j >= rows): 16 x 16
+ * blocks of each row's (c, tap) sequence transposed in registers. */
+static inline void conv_pack(float *panel, const float *w, int64_t ld, int64_t rows, int64_t cn, int64_t ksz) {
+  int64_t n = cn * ksz, kk = 0;
+  for (; kk + 16 <= n; kk += 16) {
+    glow_nn_v16 r[16];
+    for (int j = 0; j < 16; j++)
+      r[j] = j < rows ? *(const glow_nn_v16 *)(w + j * ld + kk) : (glow_nn_v16){0};
+    glow_nn_transpose16(r);
+    for (int i = 0; i < 16; i++)
+      *(glow_nn_v16 *)(panel + ((kk + i) % ksz * cn + (kk + i) / ksz) * 16) = r[i];
+  }
+  for (; kk < n; kk++)
+    for (int j = 0; j < 16; j++)
+      panel[(kk % ksz * cn + kk / ksz) * 16 + j] = j < rows ? w[j * ld + kk] : 0.0f;
+}
 
 GLOW_KERNEL(conv_fast_f32) {
   float *y = (float *)t[0];
@@ -122,11 +137,7 @@ GLOW_KERNEL(conv_fast_f32) {
         int64_t mb = Mg - m0 < 16 ? Mg - m0 : 16;
         for (int64_t c0 = 0; c0 < Cg; c0 += cchunk) {
           int64_t cn = Cg - c0 < cchunk ? Cg - c0 : cchunk;
-          /* panel[tap][c][j] = W[m0 + j][c0 + c][tap], zero beyond the block. */
-          for (int64_t c = 0; c < cn; c++)
-            for (int64_t tap = 0; tap < ksz; tap++)
-              for (int j = 0; j < 16; j++)
-                panel[(tap * cn + c) * 16 + j] = j < mb ? w[(g * Mg + m0 + j) * K + (c0 + c) * ksz + tap] : 0.0f;
+          conv_pack(panel, w + (g * Mg + m0) * K + c0 * ksz, K, mb, cn, ksz);
           int64_t od = 0, oh = 0, ow = 0;
           for (int64_t p0 = 0; p0 < osz; p0 += CONV_PB) {
             /* Window origins of the tile's pixels (the last pixel repeats past the end). */
@@ -147,7 +158,7 @@ GLOW_KERNEL(conv_fast_f32) {
                 }
               }
             }
-            conv_v16 acc[CONV_PB];
+            glow_nn_v16 acc[CONV_PB];
             for (int r = 0; r < CONV_PB; r++)
               for (int j = 0; j < 16; j++)
                 acc[r][j] =
@@ -162,7 +173,7 @@ GLOW_KERNEL(conv_fast_f32) {
                       off[r] = ((pd[r] + kd * d[0]) * in[1] + ph[r] + kh * d[1]) * in[2] + pw[r] + kw * d[2];
                     const float *xc = xg + c0 * isz;
                     for (int64_t c = 0; c < cn; c++, wp += 16, xc += isz) {
-                      conv_v16 wv = *(const conv_v16 *)wp;
+                      glow_nn_v16 wv = *(const glow_nn_v16 *)wp;
                       for (int r = 0; r < CONV_PB; r++)
                         acc[r] += xc[off[r]] * wv;
                     }
@@ -178,7 +189,7 @@ GLOW_KERNEL(conv_fast_f32) {
                     step[r] = ok ? isz : 0;
                   }
                   for (int64_t c = 0; c < cn; c++, wp += 16) {
-                    conv_v16 wv = *(const conv_v16 *)wp;
+                    glow_nn_v16 wv = *(const glow_nn_v16 *)wp;
                     for (int r = 0; r < CONV_PB; r++) {
                       acc[r] += *src[r] * wv;
                       src[r] += step[r];
@@ -240,13 +251,13 @@ GLOW_KERNEL(conv_plane_f32) {
             for (int64_t ow0 = 0; ow0 < out[2]; ow0 += 16) {
               int64_t nw = out[2] - ow0 < 16 ? out[2] - ow0 : 16;
               float *yr = ym + oh * out[2] + ow0;
-              conv_v16 acc;
+              glow_nn_v16 acc;
               for (int j = 0; j < 16; j++)
                 acc[j] = c && j < nw ? yr[j] : bias;
               for (int64_t kh = 0; kh < KH; kh++) {
                 const float *br = buf + (oh * sh + kh * dh) * rs + ow0;
                 for (int64_t kw = 0; kw < KW; kw++)
-                  acc += wm[kh * KW + kw] * *(const conv_v16 *)(br + (kw * dw) % sw * pw + (kw * dw) / sw);
+                  acc += wm[kh * KW + kw] * *(const glow_nn_v16 *)(br + (kw * dw) % sw * pw + (kw * dw) / sw);
               }
               for (int j = 0; j < nw; j++)
                 yr[j] = acc[j];

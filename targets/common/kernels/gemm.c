@@ -4,6 +4,7 @@
  * p: bd[4], a_bs[4], b_bs[4], c_bs[4] (batch dims and strides), M, N, K,
  *    a_ms, a_ks, b_ks, b_ns, alpha, beta, c_ms, c_ns; Y is dense. */
 #include "kernel.h"
+#include "kmath.h"
 
 #define MM_PARAMS                                                                                                      \
   const int64_t *bd = p, *abs = p + 4, *bbs = p + 8, *cbs = p + 12;                                                    \
@@ -100,9 +101,7 @@ MATMUL_INTEGER(i8_i8, int8_t, int8_t)
 #define MM_MR 6
 #define MM_PANEL 16384 /* floats: 64 KiB */
 
-typedef float mm_v16 __attribute__((vector_size(64), aligned(4)));
-
-static inline float mm_hsum(const mm_v16 *v) {
+static inline float mm_hsum(const glow_nn_v16 *v) {
   float s = 0.0f;
   for (int j = 0; j < 16; j++)
     s += (*v)[j];
@@ -126,16 +125,16 @@ GLOW_KERNEL(matmul_f32) {
     if (M == 1 && bks == 1 && aks == 1) {
       /* y[n] = sum_k a[k] * B[n][k]: four dot products at a time. */
       for (int64_t n0 = 0; n0 < N; n0 += 4) {
-        mm_v16 acc[4] = {0};
+        glow_nn_v16 acc[4] = {0};
         float tail[4] = {0};
         const float *bn[4];
         for (int j = 0; j < 4; j++)
           bn[j] = bb + (n0 + j < N ? n0 + j : N - 1) * bns;
         int64_t k = 0;
         for (; k + 16 <= K; k += 16) {
-          mm_v16 av = *(const mm_v16 *)(ab + k);
+          glow_nn_v16 av = *(const glow_nn_v16 *)(ab + k);
           for (int j = 0; j < 4; j++)
-            acc[j] += av * *(const mm_v16 *)(bn[j] + k);
+            acc[j] += av * *(const glow_nn_v16 *)(bn[j] + k);
         }
         for (; k < K; k++)
           for (int j = 0; j < 4; j++)
@@ -157,16 +156,18 @@ GLOW_KERNEL(matmul_f32) {
         if (direct_ok && nb == 16) {
           bp = bb + k0 * bks + n0;
           bstride = bks;
+        } else if (bks == 1) {
+          glow_nn_pack_t16(panel, bb + n0 * bns + k0, bns, nb, kn);
         } else {
           for (int64_t k = 0; k < kn; k++)
             for (int j = 0; j < 16; j++)
-              panel[k * 16 + j] = j < nb ? bb[(k0 + k) * bks + (n0 + j) * bns] : 0.0f;
+              panel[k * 16 + j] = j < nb ? bb[(k0 + k) * bks + n0 + j] : 0.0f;
         }
         int last = k0 + kn == K;
         for (int64_t m0 = 0; m0 < M; m0 += MM_MR) {
           const float *ar[MM_MR];
           int64_t row[MM_MR];
-          mm_v16 acc[MM_MR];
+          glow_nn_v16 acc[MM_MR];
           for (int r = 0; r < MM_MR; r++) {
             row[r] = m0 + r < M ? m0 + r : M - 1;
             ar[r] = ab + row[r] * ams + k0 * aks;
@@ -175,7 +176,7 @@ GLOW_KERNEL(matmul_f32) {
           }
           const float *bk = bp;
           for (int64_t k = 0; k < kn; k++, bk += bstride) {
-            mm_v16 bv = *(const mm_v16 *)bk;
+            glow_nn_v16 bv = *(const glow_nn_v16 *)bk;
             for (int r = 0; r < MM_MR; r++)
               acc[r] += ar[r][k * aks] * bv;
           }
