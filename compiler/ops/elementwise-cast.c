@@ -26,9 +26,15 @@ static int cast_target(glow_graph *g, glow_node *n, glow_dtype *to) {
     return glow_node_error(g, n, "attribute 'to' is missing");
   if (v == GLOW_DT_STRING)
     return glow_node_error(g, n, "casting to string is not supported");
-  if (v < 0 || v >= 32 || !(CASTABLE & GLOW_EW_BIT(v)))
-    return glow_node_error(g, n, "cast to type %s is not supported (numeric types and bool only)",
-                           a->type == GLOW_ATTR_STRING ? a->s : glow_dtype_name((glow_dtype)v));
+  if (v < 0 || v >= 32 || !(CASTABLE & GLOW_EW_BIT(v))) {
+    static const char *const other[] = {[14] = "complex64", [15] = "complex128", [17] = "float8e4m3fn",
+                                        [18] = "float8e4m3fnuz", [19] = "float8e5m2", [20] = "float8e5m2fnuz",
+                                        [21] = "uint4", [22] = "int4"};
+    const char *name = a->type == GLOW_ATTR_STRING ? a->s
+                       : v >= 14 && v <= 22 && other[v] ? other[v] : "unknown";
+    return glow_node_error(g, n, "cast to type %s (%lld) is not supported (numeric types and bool only)", name,
+                           (long long)v);
+  }
   *to = (glow_dtype)v;
   return 0;
 }

@@ -150,8 +150,24 @@ static int eval_gemm(const glow_graph *g, const glow_node *n, void *const *outs,
   return 0;
 }
 
-static int lower_mm(const glow_graph *g, const glow_node *n, const mm_params *q, int cin, glow_kcall *kc) {
+/* Batch axes over which B and C repeat and A's rows run on evenly become rows
+ * (X[s, 1, K] x W[K, N] is one [s, K] x [K, N] product, not s of one row). */
+static void mm_fold_batch(mm_params *q) {
+  for (int i = MM_BATCH - 1; i >= 0; i--) {
+    if (q->bd[i] == 1)
+      continue;
+    if (q->bbs[i] || q->cbs[i] || q->cms || q->abs[i] != q->M * q->ams)
+      return;
+    q->M *= q->bd[i];
+    q->bd[i] = 1;
+    q->abs[i] = 0;
+  }
+}
+
+static int lower_mm(const glow_graph *g, const glow_node *n, const mm_params *qin, int cin, glow_kcall *kc) {
   glow_dtype dt = glow_out(g, n, 0)->dt;
+  mm_params fq = *qin, *q = &fq;
+  mm_fold_batch(q);
   glow_kcall_init(kc, "glow_k_matmul_%s", glow_dtype_suffix(dt));
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);

@@ -137,31 +137,32 @@ GLOW_EW_TYPE(b8, uint8_t, uint32_t, uint32_t)
 #define GLOW_EW_UINTS(M, ...) M(u8, __VA_ARGS__) M(u16, __VA_ARGS__) M(u32, __VA_ARGS__) M(u64, __VA_ARGS__)
 #define GLOW_EW_NUMERIC(M, ...) GLOW_EW_FLOATS(M, __VA_ARGS__) GLOW_EW_SINTS(M, __VA_ARGS__) GLOW_EW_UINTS(M, __VA_ARGS__)
 
-/* The broadcast loop over a dense output of r dims (r >= 1) with NI inputs;
- * st holds NI rows of r element strides (0 on broadcast axes). The lowering
- * collapses dims first, so the innermost stride is 0 or 1 and, with every
- * parameter a constant after inlining, the inner loop vectorizes. The body
- * sees `i`, the output element, and `at[k]`, input k's element. */
-#define GLOW_EW_FOR(NI, r, dims, st, ...)                                                                    \
+/* The broadcast loop over the rows (innermost dim) of a dense output of r
+ * dims (r >= 1) with NI inputs; st holds NI rows of r element strides (0 on
+ * broadcast axes). The body sees `i`, the row's first output element,
+ * `at[k]`, input k's first element, `len`, the row length, and `inc[k]`,
+ * input k's stride along the row: the lowering collapses dims first, so it
+ * is 0 or 1 and, with every parameter a constant after inlining, a row loop
+ * vectorizes. Rows go to `static inline` functions with restrict pointers:
+ * outputs never alias inputs, so loads of broadcast inputs leave the loop. */
+#define GLOW_EW_ROWS(NI, r, dims, st, ...)                                                                   \
   do {                                                                                                       \
     const int64_t r_ = (r), *dims_ = (dims), *st_ = (st);                                                    \
-    int64_t inner_ = dims_[r_ - 1], outer_ = 1, idx_[8] = {0}, base_[NI] = {0}, at[NI];                      \
+    int64_t len = dims_[r_ - 1], outer_ = 1, idx_[8] = {0}, at[NI] = {0}, inc[NI];                           \
+    for (int k_ = 0; k_ < (NI); k_++)                                                                        \
+      inc[k_] = st_[k_ * r_ + r_ - 1];                                                                       \
     for (int64_t d_ = 0; d_ < r_ - 1; d_++)                                                                  \
       outer_ *= dims_[d_];                                                                                   \
     for (int64_t j_ = 0; j_ < outer_; j_++) {                                                                \
-      for (int64_t e_ = 0; e_ < inner_; e_++) {                                                              \
-        int64_t i = j_ * inner_ + e_;                                                                        \
-        for (int k_ = 0; k_ < (NI); k_++)                                                                    \
-          at[k_] = base_[k_] + e_ * st_[k_ * r_ + r_ - 1];                                                   \
-        __VA_ARGS__                                                                                          \
-      }                                                                                                      \
+      int64_t i = j_ * len;                                                                                  \
+      __VA_ARGS__                                                                                            \
       for (int64_t d_ = r_ - 2; d_ >= 0; d_--) {                                                             \
         for (int k_ = 0; k_ < (NI); k_++)                                                                    \
-          base_[k_] += st_[k_ * r_ + d_];                                                                    \
+          at[k_] += st_[k_ * r_ + d_];                                                                       \
         if (++idx_[d_] < dims_[d_])                                                                          \
           break;                                                                                             \
         for (int k_ = 0; k_ < (NI); k_++)                                                                    \
-          base_[k_] -= st_[k_ * r_ + d_] * dims_[d_];                                                        \
+          at[k_] -= st_[k_ * r_ + d_] * dims_[d_];                                                           \
         idx_[d_] = 0;                                                                                        \
       }                                                                                                      \
     }                                                                                                        \
@@ -171,15 +172,20 @@ GLOW_EW_TYPE(b8, uint8_t, uint32_t, uint32_t)
  * t: out, a, b; p: r, dims[r], a_strides[r], b_strides[r].
  * EXPR computes the output (compute type of so) from a and b (compute types). */
 #define GLOW_EW_BINARY(name, sa, sb, so, EXPR)                                                               \
+  static inline void glow_ew_row_##name(GLOW_EW_T(so) *restrict o_, const GLOW_EW_T(sa) *restrict a_,        \
+                                        const GLOW_EW_T(sb) *restrict b_, int64_t len, int64_t ia,           \
+                                        int64_t ib) {                                                        \
+    for (int64_t e = 0; e < len; e++) {                                                                      \
+      GLOW_EW_C(sa) a = GLOW_EW_LD(sa, a_[e * ia]);                                                          \
+      GLOW_EW_C(sb) b = GLOW_EW_LD(sb, b_[e * ib]);                                                          \
+      o_[e] = GLOW_EW_ST(so, EXPR);                                                                          \
+    }                                                                                                        \
+  }                                                                                                          \
   GLOW_KERNEL(name) {                                                                                        \
-    GLOW_EW_T(so) *o_ = (GLOW_EW_T(so) *)t[0];                                                               \
-    const GLOW_EW_T(sa) *a_ = (const GLOW_EW_T(sa) *)t[1];                                                   \
-    const GLOW_EW_T(sb) *b_ = (const GLOW_EW_T(sb) *)t[2];                                                   \
-    GLOW_EW_FOR(2, p[0], p + 1, p + 1 + p[0], {                                                              \
-      GLOW_EW_C(sa) a = GLOW_EW_LD(sa, a_[at[0]]);                                                           \
-      GLOW_EW_C(sb) b = GLOW_EW_LD(sb, b_[at[1]]);                                                           \
-      o_[i] = GLOW_EW_ST(so, EXPR);                                                                          \
-    });                                                                                                      \
+    GLOW_EW_T(so) *o = (GLOW_EW_T(so) *)t[0];                                                                \
+    const GLOW_EW_T(sa) *a = (const GLOW_EW_T(sa) *)t[1];                                                    \
+    const GLOW_EW_T(sb) *b = (const GLOW_EW_T(sb) *)t[2];                                                    \
+    GLOW_EW_ROWS(2, p[0], p + 1, p + 1 + p[0], glow_ew_row_##name(o + i, a + at[0], b + at[1], len, inc[0], inc[1]);); \
   }
 
 #endif

@@ -4,18 +4,27 @@
 #include "kernels/elementwise.h"
 
 #define K_VARIADIC(s, name, EXPR, ...)                                                                       \
+  static inline void row_first_##name##_##s(GLOW_EW_T(s) *restrict o, const GLOW_EW_T(s) *restrict x,       \
+                                            int64_t len, int64_t ix) {                                       \
+    for (int64_t e = 0; e < len; e++)                                                                        \
+      o[e] = x[e * ix];                                                                                      \
+  }                                                                                                          \
+  static inline void row_##name##_##s(GLOW_EW_T(s) *restrict o, const GLOW_EW_T(s) *restrict x, int64_t len, \
+                                      int64_t ix) {                                                          \
+    for (int64_t e = 0; e < len; e++) {                                                                      \
+      GLOW_EW_C(s) a = GLOW_EW_LD(s, o[e]), b = GLOW_EW_LD(s, x[e * ix]);                                    \
+      o[e] = GLOW_EW_ST(s, EXPR);                                                                            \
+    }                                                                                                        \
+  }                                                                                                          \
   GLOW_KERNEL(name##_n_##s) {                                                                                \
     GLOW_EW_T(s) *o = (GLOW_EW_T(s) *)t[0];                                                                  \
     int64_t n = p[0], r = p[1];                                                                              \
     const int64_t *dims = p + 2, *st = p + 2 + r;                                                            \
     const GLOW_EW_T(s) *x0 = (const GLOW_EW_T(s) *)t[1];                                                     \
-    GLOW_EW_FOR(1, r, dims, st, { o[i] = x0[at[0]]; });                                                      \
+    GLOW_EW_ROWS(1, r, dims, st, row_first_##name##_##s(o + i, x0 + at[0], len, inc[0]););                   \
     for (int64_t k = 1; k < n; k++) {                                                                        \
       const GLOW_EW_T(s) *x = (const GLOW_EW_T(s) *)t[1 + k];                                                \
-      GLOW_EW_FOR(1, r, dims, st + k * r, {                                                                  \
-        GLOW_EW_C(s) a = GLOW_EW_LD(s, o[i]), b = GLOW_EW_LD(s, x[at[0]]);                                   \
-        o[i] = GLOW_EW_ST(s, EXPR);                                                                          \
-      });                                                                                                    \
+      GLOW_EW_ROWS(1, r, dims, st + k * r, row_##name##_##s(o + i, x + at[0], len, inc[0]););                \
     }                                                                                                        \
     __VA_ARGS__                                                                                              \
   }

@@ -95,10 +95,11 @@ MATMUL_INTEGER(i8_i8, int8_t, int8_t)
  * accumulators); each step of the reduction broadcasts one value of A per row
  * and adds it times 16 values of a row of B. Those come straight from B when
  * its rows are contiguous and few rows of Y reuse them, else from a stack
- * panel that packs B (or B^T) per block of 16 columns and chunk of K. A
- * single row of Y times a transposed B (a fully connected layer) instead takes
- * dot products along K, 16 lanes at a time. */
+ * panel that packs B (or B^T) per block of MM_NC columns (as 16-column
+ * sub-panels) and chunk of K. A single row of Y times a transposed B (a fully
+ * connected layer) instead takes dot products along K, 16 lanes at a time. */
 #define MM_MR 6
+#define MM_NC 64
 #define MM_PANEL 16384 /* floats: 64 KiB */
 
 static inline float mm_hsum(const glow_nn_v16 *v) {
@@ -118,7 +119,7 @@ GLOW_KERNEL(matmul_f32) {
     return;
   }
   float panel[MM_PANEL];
-  int64_t kchunk = MM_PANEL / 16 < K ? MM_PANEL / 16 : K;
+  int64_t kchunk = MM_PANEL / MM_NC < K ? MM_PANEL / MM_NC : K;
   MM_BATCH_LOOP({
     float *yb = y + bi * M * N;
     const float *ab = a + ao, *bb = b + bo, *cb = c ? c + co : 0;
@@ -138,7 +139,7 @@ GLOW_KERNEL(matmul_f32) {
         }
         for (; k < K; k++)
           for (int j = 0; j < 4; j++)
-            tail[j] += ab[k * aks] * bn[j][k];
+            tail[j] += ab[k] * bn[j][k];
         for (int j = 0; j < 4 && n0 + j < N; j++) {
           float v = alpha * (mm_hsum(&acc[j]) + tail[j]);
           yb[n0 + j] = cb ? v + beta * cb[(n0 + j) * cns] : v;
@@ -146,50 +147,77 @@ GLOW_KERNEL(matmul_f32) {
       }
       continue;
     }
-    int direct_ok = bns == 1 && M < 2 * MM_MR;
-    for (int64_t n0 = 0; n0 < N; n0 += 16) {
-      int64_t nb = N - n0 < 16 ? N - n0 : 16;
+    int direct = bns == 1 && M < 2 * MM_MR;
+    for (int64_t n1 = 0; n1 < N; n1 += MM_NC) {
+      int64_t nsub = (N - n1 < MM_NC ? N - n1 + 15 : MM_NC) / 16;
       for (int64_t k0 = 0; k0 < K; k0 += kchunk) {
         int64_t kn = K - k0 < kchunk ? K - k0 : kchunk;
-        const float *bp = panel;
-        int64_t bstride = 16;
-        if (direct_ok && nb == 16) {
-          bp = bb + k0 * bks + n0;
-          bstride = bks;
-        } else if (bks == 1) {
-          glow_nn_pack_t16(panel, bb + n0 * bns + k0, bns, nb, kn);
-        } else {
-          for (int64_t k = 0; k < kn; k++)
-            for (int j = 0; j < 16; j++)
-              panel[k * 16 + j] = j < nb ? bb[(k0 + k) * bks + n0 + j] : 0.0f;
-        }
         int last = k0 + kn == K;
+        /* Sub-panel s: columns n1 + 16 s.., packed at panel + s * kchunk * 16. */
+        for (int64_t sub = 0; sub < nsub; sub++) {
+          int64_t n0 = n1 + 16 * sub, nb = N - n0 < 16 ? N - n0 : 16;
+          float *ps = panel + sub * kchunk * 16;
+          if (direct && nb == 16)
+            continue;
+          if (bks == 1) {
+            glow_nn_pack_t16(ps, bb + n0 * bns + k0, bns, nb, kn);
+          } else {
+            for (int64_t k = 0; k < kn; k++)
+              for (int j = 0; j < 16; j++)
+                ps[k * 16 + j] = j < nb ? bb[(k0 + k) * bks + n0 + j] : 0.0f;
+          }
+        }
         for (int64_t m0 = 0; m0 < M; m0 += MM_MR) {
           const float *ar[MM_MR];
           int64_t row[MM_MR];
-          glow_nn_v16 acc[MM_MR];
           for (int r = 0; r < MM_MR; r++) {
             row[r] = m0 + r < M ? m0 + r : M - 1;
             ar[r] = ab + row[r] * ams + k0 * aks;
-            for (int j = 0; j < 16; j++)
-              acc[r][j] = k0 && j < nb ? yb[row[r] * N + n0 + j] : 0.0f;
           }
-          const float *bk = bp;
-          for (int64_t k = 0; k < kn; k++, bk += bstride) {
-            glow_nn_v16 bv = *(const glow_nn_v16 *)bk;
-            for (int r = 0; r < MM_MR; r++)
-              acc[r] += ar[r][k * aks] * bv;
-          }
-          for (int r = 0; r < MM_MR && m0 + r < M; r++)
-            for (int j = 0; j < nb; j++) {
-              float v = acc[r][j];
+          for (int64_t sub = 0; sub < nsub; sub++) {
+            int64_t n0 = n1 + 16 * sub, nb = N - n0 < 16 ? N - n0 : 16;
+            const float *bk = panel + sub * kchunk * 16;
+            int64_t bstride = 16;
+            if (direct && nb == 16) {
+              bk = bb + k0 * bks + n0;
+              bstride = bks;
+            }
+            glow_nn_v16 acc[MM_MR];
+            for (int r = 0; r < MM_MR; r++) {
+              if (k0 && nb == 16) {
+                acc[r] = *(const glow_nn_v16 *)(yb + row[r] * N + n0);
+              } else {
+                for (int j = 0; j < 16; j++)
+                  acc[r][j] = k0 && j < nb ? yb[row[r] * N + n0 + j] : 0.0f;
+              }
+            }
+            for (int64_t k = 0; k < kn; k++, bk += bstride) {
+              glow_nn_v16 bv = *(const glow_nn_v16 *)bk;
+              for (int r = 0; r < MM_MR; r++)
+                acc[r] += ar[r][k * aks] * bv;
+            }
+            for (int r = 0; r < MM_MR && m0 + r < M; r++) {
+              float *yr = yb + row[r] * N + n0;
+              glow_nn_v16 v = acc[r];
               if (last) {
                 v *= alpha;
-                if (cb)
-                  v += beta * cb[row[r] * cms + (n0 + j) * cns];
+                const float *cr = cb ? cb + row[r] * cms + n0 * cns : 0;
+                if (cr && cns == 0)
+                  v += beta * cr[0];
+                else if (cr && nb == 16)
+                  for (int j = 0; j < 16; j++)
+                    v[j] += beta * cr[j * cns];
+                else if (cr)
+                  for (int j = 0; j < nb; j++)
+                    v[j] += beta * cr[j * cns];
               }
-              yb[row[r] * N + n0 + j] = v;
+              if (nb == 16)
+                *(glow_nn_v16 *)yr = v;
+              else
+                for (int j = 0; j < nb; j++)
+                  yr[j] = v[j];
             }
+          }
         }
       }
     }
