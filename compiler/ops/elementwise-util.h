@@ -4,8 +4,8 @@
 
 #include "ops/op-util.h"
 
-/* A kernel call holds 16 tensors: the output and at most 15 inputs. */
-#define GLOW_EW_MAX_IN 15
+/* Inputs a kernel call can carry besides the output. */
+#define GLOW_EW_MAX_IN ((int)(sizeof((glow_kcall *)0)->tensors / sizeof(int)) - 1)
 
 /* Dtype sets, as bit masks over glow_dtype. */
 #define GLOW_EW_BIT(dt) (1u << (dt))

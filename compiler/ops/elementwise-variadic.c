@@ -1,4 +1,4 @@
-/* Variadic ops with numpy broadcasting over 1..15 inputs: Sum, Mean, Max, Min.
+/* Variadic ops with numpy broadcasting over 1..63 inputs: Sum, Mean, Max, Min.
  * Max and Min propagate NaN, as numpy's maximum and minimum. */
 #include "ops/elementwise-util.h"
 

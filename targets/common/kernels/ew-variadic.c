@@ -1,4 +1,4 @@
-/* Variadic kernels (Sum, Mean, Max, Min of 1..15 inputs) with numpy
+/* Variadic kernels (Sum, Mean, Max, Min of 1..63 inputs) with numpy
  * broadcasting: the output takes input 0, then each further input in turn.
  * t: out, in_0 .. in_{n-1}; p: n, r, dims[r], strides[n][r]. */
 #include "kernels/elementwise.h"
