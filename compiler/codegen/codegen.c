@@ -236,7 +236,8 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   }
   LLVMDisposeMessage(msg);
   LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
-  LLVMErrorRef err = LLVMRunPasses(c.m, "default<O3>", tm, pbo);
+  /* Unused kernels go first, so the optimizer spends no time on them. */
+  LLVMErrorRef err = LLVMRunPasses(c.m, "globaldce,default<O3>", tm, pbo);
   LLVMDisposePassBuilderOptions(pbo);
   if (err) {
     char *e = LLVMGetErrorMessage(err);
