@@ -114,7 +114,7 @@ GLOW_KERNEL(matmul_f32) {
   const float *a = (const float *)t[1], *b = (const float *)t[2], *c = (const float *)t[3];
   MM_PARAMS;
   float alpha = (float)glow_pf(p[23]), beta = (float)glow_pf(p[24]);
-  if (bns != 1 && bks != 1) {
+  if ((bns != 1 && bks != 1) || K == 0) {
     glow_k_matmul_ref_f32(t, p);
     return;
   }
