@@ -106,7 +106,7 @@ int main(int argc, char **argv) {
     int64_t n = 1;
     for (int d = 0; d < t.rank; d++)
       n *= t.dims[d];
-    if ((glow_dtype)ti->dtype != t.dt || (uint64_t)n != c->symbolTable[s].size) {
+    if (!glow_test_dtype_ok((glow_dtype)ti->dtype, t.dt) || (uint64_t)n != c->symbolTable[s].size) {
       fprintf(stderr, "run-bundle: input %d (%s) has type %s and %lld elements; the bundle expects %s and %llu\n", i,
               ti->name, glow_dtype_name(t.dt), (long long)n, glow_dtype_name((glow_dtype)ti->dtype),
               (unsigned long long)c->symbolTable[s].size);

@@ -59,10 +59,11 @@ int main(int argc, char **argv) {
     int64_t n = 1;
     for (int d = 0; d < t.rank; d++)
       n *= t.dims[d];
-    if (t.dt != g->vals[g->inputs[k]].dt || n != glow_value_numel(&g->vals[g->inputs[k]])) {
+    if (!glow_test_dtype_ok(g->vals[g->inputs[k]].dt, t.dt) || n != glow_value_numel(&g->vals[g->inputs[k]])) {
       fprintf(stderr, "run-interp: %s does not match input '%s'\n", path, g->vals[g->inputs[k]].name);
       return 2;
     }
+    t.dt = g->vals[g->inputs[k]].dt;
     ins[k] = t;
   }
   for (int k = 0; k < g->ninputs; k++)
