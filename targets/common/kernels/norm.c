@@ -27,21 +27,45 @@ static inline double nn_sqrt_f64(double x) { return __builtin_sqrt(x); }
 BATCHNORM(f32, float)
 BATCHNORM(f64, double)
 
-/* Mean and 1/sqrt(variance + eps) of n contiguous values (two passes). */
-#define MOMENTS(SUF, T)                                                                                                \
-  static inline void nn_moments_##SUF(const T *x, int64_t n, T eps, T *mean, T *inv) {                                 \
-    T s = 0, q = 0;                                                                                                    \
-    for (int64_t i = 0; i < n; i++)                                                                                    \
-      s += x[i];                                                                                                       \
-    T m = s / (T)n;                                                                                                    \
-    for (int64_t i = 0; i < n; i++)                                                                                    \
-      q += (x[i] - m) * (x[i] - m);                                                                                    \
-    *mean = m;                                                                                                         \
-    *inv = (T)1 / nn_sqrt_##SUF(q / (T)n + eps);                                                                       \
-  }
+/* Mean and 1/sqrt(variance + eps) of n contiguous values (two passes; float
+ * sums in 16 lanes, so that they vectorize and round less). */
+static inline float nn_sum16_f32(const glow_nn_v16 *acc) {
+  float s = 0.0f;
+  for (int j = 0; j < 16; j++)
+    s += (*acc)[j];
+  return s;
+}
 
-MOMENTS(f32, float)
-MOMENTS(f64, double)
+static inline void nn_moments_f32(const float *x, int64_t n, float eps, float *mean, float *inv) {
+  glow_nn_v16 acc = {0};
+  float s = 0.0f, q = 0.0f;
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    acc += *(const glow_nn_v16 *)(x + i);
+  for (; i < n; i++)
+    s += x[i];
+  float m = (nn_sum16_f32(&acc) + s) / (float)n;
+  glow_nn_v16 dq = {0};
+  for (i = 0; i + 16 <= n; i += 16) {
+    glow_nn_v16 d = *(const glow_nn_v16 *)(x + i) - m;
+    dq += d * d;
+  }
+  for (; i < n; i++)
+    q += (x[i] - m) * (x[i] - m);
+  *mean = m;
+  *inv = 1.0f / nn_sqrt_f32((nn_sum16_f32(&dq) + q) / (float)n + eps);
+}
+
+static inline void nn_moments_f64(const double *x, int64_t n, double eps, double *mean, double *inv) {
+  double s = 0, q = 0;
+  for (int64_t i = 0; i < n; i++)
+    s += x[i];
+  double m = s / (double)n;
+  for (int64_t i = 0; i < n; i++)
+    q += (x[i] - m) * (x[i] - m);
+  *mean = m;
+  *inv = 1 / nn_sqrt_f64(q / (double)n + eps);
+}
 
 /* t: Y, X, scale, B; p: N*C, C, S, eps */
 #define INSTANCENORM(SUF, T)                                                                                           \
