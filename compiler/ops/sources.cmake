@@ -32,4 +32,7 @@ set(GLOWC_OP_SOURCES
   ops/nn-pool.c
   # reduce: ir/ops-reduce.def
   ops/reduce-softmax.c
+  ops/reduce-axes.c
+  ops/reduce-arg.c
+  ops/reduce-loss.c
 )

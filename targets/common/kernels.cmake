@@ -26,4 +26,7 @@ set(GLOWC_KERNEL_SOURCES
   kernels/pool.c
   # reduce
   kernels/softmax.c
+  kernels/reduce.c
+  kernels/argmax.c
+  kernels/loss.c
 )

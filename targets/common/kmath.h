@@ -979,4 +979,127 @@ static inline double glow_bin_pow(double x, double y) {
   return x < 0 && odd ? -r : r;
 }
 
+/* Reductions' math (glow_r_): branch-free e^x, natural logarithms. */
+static inline double glow_r_bits_d(uint64_t u) {
+  union {
+    uint64_t u;
+    double f;
+  } x;
+  x.u = u;
+  return x.f;
+}
+
+static inline uint64_t glow_r_d_bits(double f) {
+  union {
+    uint64_t u;
+    double f;
+  } x;
+  x.f = f;
+  return x.u;
+}
+
+/* e^x in float, branch-free (selects only) so that loops calling it vectorize: the argument is
+ * clamped to [-104, 89], where 2^n saturates to 0 or infinity, and NaN passes through.
+ * x = n*ln2 + r, |r| <= ln2/2, degree-7 polynomial (about 1 ulp). */
+static inline float glow_r_expf(float x) {
+  float c = x != x ? 0.0f : x < -104.0f ? -104.0f : x > 89.0f ? 89.0f : x;
+  float fn = c * 1.44269504f;
+  int32_t n = (int32_t)(fn + (fn >= 0 ? 0.5f : -0.5f));
+  float r = c - (float)n * 0.693145752f;
+  r = r - (float)n * 1.42860677e-6f;
+  float p = 1.0f + r * (1.0f + r * (0.5f + r * (0.166666672f + r * (0.0416666418f +
+                   r * (0.00833336543f + r * (0.00138925866f + r * 0.000198527617f))))));
+  int32_t n1 = n / 2, n2 = n - n1;
+  float e = p * glow_bits_f((uint32_t)(n1 + 127) << 23) * glow_bits_f((uint32_t)(n2 + 127) << 23);
+  return x != x ? x : e;
+}
+
+/* e^x in double, branch-free as glow_r_expf: argument clamped to [-746, 710], Taylor polynomial to
+ * degree 13 on |r| <= ln2/2 (error below 1e-16). */
+static inline double glow_r_exp(double x) {
+  double c = x != x ? 0.0 : x < -746.0 ? -746.0 : x > 710.0 ? 710.0 : x;
+  double fn = c * 1.4426950408889634;
+  int32_t n = (int32_t)(fn + (fn >= 0 ? 0.5 : -0.5));
+  double r = (c - (double)n * 6.93147180369123816490e-01) - (double)n * 1.90821492927058770002e-10;
+  double p = 1.0 / 6227020800.0;
+  p = p * r + 1.0 / 479001600.0;
+  p = p * r + 1.0 / 39916800.0;
+  p = p * r + 1.0 / 3628800.0;
+  p = p * r + 1.0 / 362880.0;
+  p = p * r + 1.0 / 40320.0;
+  p = p * r + 1.0 / 5040.0;
+  p = p * r + 1.0 / 720.0;
+  p = p * r + 1.0 / 120.0;
+  p = p * r + 1.0 / 24.0;
+  p = p * r + 1.0 / 6.0;
+  p = p * r + 0.5;
+  p = p * r + 1.0;
+  p = p * r + 1.0;
+  /* 2^n in two factors so that both stay normal down to subnormal results. */
+  int32_t n1 = n / 2, n2 = n - n1;
+  double e = p * glow_r_bits_d((uint64_t)(n1 + 1023) << 52) * glow_r_bits_d((uint64_t)(n2 + 1023) << 52);
+  return x != x ? x : e;
+}
+
+/* ln x: x = 2^e * m, m in [sqrt(1/2), sqrt(2)), ln m = 2 atanh(f), f = (m-1)/(m+1), |f| <= 0.172. */
+static inline double glow_r_log(double x) {
+  if (x != x || x < 0)
+    return glow_r_bits_d(0x7ff8000000000000ull);
+  if (x == 0)
+    return -glow_r_bits_d(0x7ff0000000000000ull);
+  if (x > 1.7976931348623157e308)
+    return x;
+  int32_t e = 0;
+  if (x < 2.2250738585072014e-308) {
+    x *= 18014398509481984.0; /* 2^54 */
+    e = -54;
+  }
+  uint64_t b = glow_r_d_bits(x);
+  e += (int32_t)((b >> 52) & 0x7ff) - 1023;
+  double m = glow_r_bits_d((b & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
+  if (m > 1.4142135623730951) {
+    m *= 0.5;
+    e += 1;
+  }
+  double f = (m - 1.0) / (m + 1.0), s = f * f;
+  double p = 1.0 / 23;
+  p = p * s + 1.0 / 21;
+  p = p * s + 1.0 / 19;
+  p = p * s + 1.0 / 17;
+  p = p * s + 1.0 / 15;
+  p = p * s + 1.0 / 13;
+  p = p * s + 1.0 / 11;
+  p = p * s + 1.0 / 9;
+  p = p * s + 1.0 / 7;
+  p = p * s + 1.0 / 5;
+  p = p * s + 1.0 / 3;
+  p = p * s + 1.0;
+  return (double)e * 6.93147180369123816490e-01 + (2.0 * f * p + (double)e * 1.90821492927058770002e-10);
+}
+
+/* ln x in float: the same reduction, polynomial to s^5 (error below 1 ulp). */
+static inline float glow_r_logf(float x) {
+  if (x != x || x < 0)
+    return glow_bits_f(0x7fc00000u);
+  if (x == 0)
+    return -glow_bits_f(0x7f800000u);
+  if (x > 3.40282347e38f)
+    return x;
+  int32_t e = 0;
+  if (x < 1.17549435e-38f) {
+    x *= 16777216.0f; /* 2^24 */
+    e = -24;
+  }
+  uint32_t b = glow_f_bits(x);
+  e += (int32_t)((b >> 23) & 0xff) - 127;
+  float m = glow_bits_f((b & 0x007fffffu) | 0x3f800000u);
+  if (m > 1.41421356f) {
+    m *= 0.5f;
+    e += 1;
+  }
+  float f = (m - 1.0f) / (m + 1.0f), s = f * f;
+  float p = 1.0f + s * (1.0f / 3 + s * (1.0f / 5 + s * (1.0f / 7 + s * (1.0f / 9 + s * (1.0f / 11)))));
+  return (float)e * 0.693145752f + (2.0f * f * p + (float)e * 1.42860677e-6f);
+}
+
 #endif

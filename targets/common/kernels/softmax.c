@@ -1,23 +1,126 @@
+/* Softmax, LogSoftmax, Hardmax over the middle extent of [outer, len, inner].
+ *
+ * t: out, in
+ * p: outer, len, inner
+ * Max-subtracted: exp(x - m) never overflows. With inner == 1 a row is contiguous: separate passes
+ * (maximum in LANES partial results, exp into the output, sum in LANES partial results, scale) keep
+ * every loop free of ordered floating-point reductions so that they vectorize. Otherwise a tile of
+ * up to TILE columns walks whole rows of `inner`, keeping per-column maxima and sums. */
 #include "kernel.h"
 #include "kmath.h"
 
-/* t: out, in; p: outer, len, inner (softmax over the middle extent) */
-GLOW_KERNEL(softmax_f32) {
-  float *o = (float *)t[0];
-  const float *x = (const float *)t[1];
-  int64_t outer = p[0], len = p[1], inner = p[2];
-  for (int64_t a = 0; a < outer; a++)
-    for (int64_t c = 0; c < inner; c++) {
-      const float *xi = x + a * len * inner + c;
-      float *oi = o + a * len * inner + c;
-      float mx = xi[0], sum = 0.0f;
-      for (int64_t k = 1; k < len; k++)
-        mx = xi[k * inner] > mx ? xi[k * inner] : mx;
-      for (int64_t k = 0; k < len; k++) {
-        oi[k * inner] = glow_expf(xi[k * inner] - mx);
-        sum += oi[k * inner];
-      }
-      for (int64_t k = 0; k < len; k++)
-        oi[k * inner] /= sum;
-    }
-}
+#define TILE 32
+#define LANES 8
+
+#define MAXOF(a, b) ((a) >= (b) || (a) != (a) ? (a) : (b))
+
+/* Contiguous row y[0..n) of the result of x[0..n). MODE 0: softmax, 1: log-softmax, 2: hardmax. */
+#define ROW(T, EXP, LOG, MODE)                                                                                 \
+  {                                                                                                            \
+    T l[LANES], m, s;                                                                                          \
+    int64_t k = 0, first = 0;                                                                                  \
+    if (MODE == 2) {                                                                                           \
+      for (int64_t j = 1; j < n; j++)                                                                          \
+        first = x[j] > x[first] ? j : first;                                                                   \
+      for (int64_t j = 0; j < n; j++)                                                                          \
+        y[j] = j == first ? (T)1 : (T)0;                                                                       \
+      continue;                                                                                                \
+    }                                                                                                          \
+    for (int v = 0; v < LANES; v++)                                                                            \
+      l[v] = x[0];                                                                                             \
+    for (; k + LANES <= n; k += LANES)                                                                         \
+      for (int v = 0; v < LANES; v++)                                                                          \
+        l[v] = MAXOF(l[v], x[k + v]);                                                                          \
+    for (; k < n; k++)                                                                                         \
+      l[0] = MAXOF(l[0], x[k]);                                                                                \
+    m = l[0];                                                                                                  \
+    for (int v = 1; v < LANES; v++)                                                                            \
+      m = MAXOF(m, l[v]);                                                                                      \
+    for (int64_t j = 0; j < n; j++)                                                                            \
+      y[j] = EXP(x[j] - m);                                                                                    \
+    for (int v = 0; v < LANES; v++)                                                                            \
+      l[v] = 0;                                                                                                \
+    for (k = 0; k + LANES <= n; k += LANES)                                                                    \
+      for (int v = 0; v < LANES; v++)                                                                          \
+        l[v] += y[k + v];                                                                                      \
+    for (; k < n; k++)                                                                                         \
+      l[0] += y[k];                                                                                            \
+    s = 0;                                                                                                     \
+    for (int v = 0; v < LANES; v++)                                                                            \
+      s += l[v];                                                                                               \
+    if (MODE == 0)                                                                                             \
+      for (int64_t j = 0; j < n; j++)                                                                          \
+        y[j] /= s;                                                                                             \
+    if (MODE == 1) {                                                                                           \
+      T ls = LOG(s);                                                                                           \
+      for (int64_t j = 0; j < n; j++)                                                                          \
+        y[j] = (x[j] - m) - ls;                                                                                \
+    }                                                                                                          \
+  }
+
+#define SOFTMAX(NAME, T, EXP, LOG, MODE)                                                                       \
+  GLOW_KERNEL(NAME) {                                                                                          \
+    T *o = (T *)t[0];                                                                                          \
+    const T *in = (const T *)t[1];                                                                             \
+    int64_t outer = p[0], len = p[1], inner = p[2];                                                            \
+    if (len == 0)                                                                                              \
+      return;                                                                                                  \
+    for (int64_t a = 0; a < outer; a++) {                                                                      \
+      const T *xa = in + a * len * inner;                                                                      \
+      T *oa = o + a * len * inner;                                                                             \
+      if (inner == 1) {                                                                                        \
+        const T *x = xa;                                                                                       \
+        T *y = oa;                                                                                             \
+        int64_t n = len;                                                                                       \
+        ROW(T, EXP, LOG, MODE)                                                                                 \
+        continue;                                                                                              \
+      }                                                                                                        \
+      for (int64_t c0 = 0; c0 < inner; c0 += TILE) {                                                           \
+        int64_t w = inner - c0 < TILE ? inner - c0 : TILE, first[TILE];                                        \
+        T m[TILE], s[TILE];                                                                                    \
+        for (int64_t c = 0; c < w; c++) {                                                                      \
+          m[c] = xa[c0 + c];                                                                                   \
+          s[c] = 0;                                                                                            \
+          first[c] = 0;                                                                                        \
+        }                                                                                                      \
+        for (int64_t k = 1; k < len; k++)                                                                      \
+          for (int64_t c = 0; c < w; c++) {                                                                    \
+            T v = xa[k * inner + c0 + c];                                                                      \
+            if (MODE == 2) {                                                                                   \
+              first[c] = v > m[c] ? k : first[c];                                                              \
+              m[c] = v > m[c] ? v : m[c];                                                                      \
+            } else {                                                                                           \
+              m[c] = MAXOF(m[c], v);                                                                           \
+            }                                                                                                  \
+          }                                                                                                    \
+        if (MODE == 2) {                                                                                       \
+          for (int64_t k = 0; k < len; k++)                                                                    \
+            for (int64_t c = 0; c < w; c++)                                                                    \
+              oa[k * inner + c0 + c] = k == first[c] ? (T)1 : (T)0;                                            \
+          continue;                                                                                            \
+        }                                                                                                      \
+        for (int64_t k = 0; k < len; k++)                                                                      \
+          for (int64_t c = 0; c < w; c++) {                                                                    \
+            T e = EXP(xa[k * inner + c0 + c] - m[c]);                                                          \
+            if (MODE == 0)                                                                                     \
+              oa[k * inner + c0 + c] = e;                                                                      \
+            s[c] += e;                                                                                         \
+          }                                                                                                    \
+        if (MODE == 1)                                                                                         \
+          for (int64_t c = 0; c < w; c++)                                                                      \
+            s[c] = LOG(s[c]);                                                                                  \
+        for (int64_t k = 0; k < len; k++)                                                                      \
+          for (int64_t c = 0; c < w; c++) {                                                                    \
+            T *y = &oa[k * inner + c0 + c];                                                                    \
+            *y = MODE == 0 ? *y / s[c] : (xa[k * inner + c0 + c] - m[c]) - s[c];                               \
+          }                                                                                                    \
+      }                                                                                                        \
+    }                                                                                                          \
+  }
+
+SOFTMAX(softmax_f32, float, glow_r_expf, glow_r_logf, 0)
+SOFTMAX(softmax_f64, double, glow_r_exp, glow_r_log, 0)
+SOFTMAX(log_softmax_f32, float, glow_r_expf, glow_r_logf, 1)
+SOFTMAX(log_softmax_f64, double, glow_r_exp, glow_r_log, 1)
+SOFTMAX(hardmax_f32, float, glow_r_expf, glow_r_logf, 2)
+SOFTMAX(hardmax_f64, double, glow_r_exp, glow_r_log, 2)
