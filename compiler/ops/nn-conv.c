@@ -1,7 +1,7 @@
 /* Conv and ConvInteger: N x C x D1.. input, M x C/group x K1.. weights. */
 #include <stdlib.h>
 
-#include "ops/nn-window.h"
+#include "ops/nn-util.h"
 
 typedef struct {
   int64_t N, C, M, G, Cg, Mg;
@@ -131,10 +131,45 @@ static int eval_conv(const glow_graph *g, const glow_node *n, void *const *outs,
   return eval_conv_common(g, n, outs, ins, 0);
 }
 
+/* A float32 1x1 convolution with unit strides and no padding is a matrix
+ * product per image and group: Y[m][pixel] = W[m][c] * X[c][pixel] + B[m]. */
+static int f32_pointwise(const glow_graph *g, const glow_node *n, const conv_shape *c, glow_kcall *kc) {
+  const glow_nn_win *w = &c->w;
+  int64_t P = 1;
+  if (glow_in(g, n, 0)->dt != GLOW_DT_F32)
+    return 0;
+  for (int i = 0; i < w->nsp; i++) {
+    if (w->k[i] != 1 || w->s[i] != 1 || w->pb[i] || w->pe[i])
+      return 0;
+    P *= w->out[i];
+  }
+  glow_nn_mm q;
+  glow_nn_mm_init(&q);
+  q.bd[2] = c->N;
+  q.bd[3] = c->G;
+  q.abs[3] = c->Mg * c->Cg;
+  q.bbs[2] = c->C * P;
+  q.bbs[3] = c->Cg * P;
+  q.cbs[3] = c->Mg;
+  q.M = c->Mg;
+  q.N = P;
+  q.K = c->Cg;
+  q.ams = c->Cg;
+  q.aks = 1;
+  q.bks = P;
+  q.bns = 1;
+  q.beta = 1;
+  q.cms = 1;
+  glow_nn_mm_lower(&q, GLOW_DT_F32, n->out[0], n->in[1], n->in[0], glow_in(g, n, 2) ? n->in[2] : -1, kc);
+  return 1;
+}
+
 static int lower_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   conv_shape c;
   if (conv_get(g, n, 0, &c))
     return -1;
+  if (f32_pointwise(g, n, &c, kc))
+    return 0;
   /* float32: enough output channels per group fill the fast kernel's channel
    * vectors; narrow groups (depthwise) of 1-D and 2-D convolutions whose padded
    * input plane fits the plane kernel's buffer (see conv.c) go there; the

@@ -1,5 +1,5 @@
 /* ConvTranspose: N x C x D1.. input, C x M/group x K1.. weights. */
-#include "ops/nn-window.h"
+#include "ops/nn-util.h"
 
 typedef struct {
   int64_t N, C, M, G, Cg, Mg;

@@ -7,18 +7,13 @@
  * zero-point modes in place of alpha and beta. */
 #include <string.h>
 
-#include "ops/op-util.h"
+#include "ops/nn-util.h"
 
-#define MM_BATCH 4
+#define MM_BATCH GLOW_NN_MM_BATCH
 
-typedef struct {
-  int64_t bd[MM_BATCH], abs[MM_BATCH], bbs[MM_BATCH], cbs[MM_BATCH];
-  int64_t M, N, K, ams, aks, bks, bns;
-  double alpha, beta;
-  int64_t cms, cns;
-} mm_params;
+typedef glow_nn_mm mm_params;
 
-static void mm_init(mm_params *q) {
+void glow_nn_mm_init(mm_params *q) {
   memset(q, 0, sizeof *q);
   for (int i = 0; i < MM_BATCH; i++)
     q->bd[i] = 1;
@@ -95,7 +90,7 @@ static int float_or_int(glow_dtype dt) {
 
 static int gemm_get(const glow_graph *g, const glow_node *n, mm_params *q) {
   const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 1), *c = glow_in(g, n, 2);
-  mm_init(q);
+  glow_nn_mm_init(q);
   if (a->dt != b->dt || (c && c->dt != a->dt) || !float_or_int(a->dt))
     return glow_node_error(g, n,
                            "input types %s/%s are not supported (float, double, int32, int64, uint32, uint64; "
@@ -164,16 +159,20 @@ static void mm_fold_batch(mm_params *q) {
   }
 }
 
-static int lower_mm(const glow_graph *g, const glow_node *n, const mm_params *qin, int cin, glow_kcall *kc) {
-  glow_dtype dt = glow_out(g, n, 0)->dt;
-  mm_params fq = *qin, *q = &fq;
-  mm_fold_batch(q);
+void glow_nn_mm_lower(const mm_params *qin, glow_dtype dt, int y, int a, int b, int c, glow_kcall *kc) {
+  mm_params q = *qin;
+  mm_fold_batch(&q);
   glow_kcall_init(kc, "glow_k_matmul_%s", glow_dtype_suffix(dt));
-  glow_kcall_tensor(kc, n->out[0]);
-  glow_kcall_tensor(kc, n->in[0]);
-  glow_kcall_tensor(kc, n->in[1]);
-  glow_kcall_tensor(kc, cin >= 0 && cin < n->nin ? n->in[cin] : -1);
-  mm_pack(q, kc, glow_f2p(q->alpha), glow_f2p(q->beta));
+  glow_kcall_tensor(kc, y);
+  glow_kcall_tensor(kc, a);
+  glow_kcall_tensor(kc, b);
+  glow_kcall_tensor(kc, c);
+  mm_pack(&q, kc, glow_f2p(q.alpha), glow_f2p(q.beta));
+}
+
+static int lower_mm(const glow_graph *g, const glow_node *n, const mm_params *q, int cin, glow_kcall *kc) {
+  glow_nn_mm_lower(q, glow_out(g, n, 0)->dt, n->out[0], n->in[0], n->in[1], cin >= 0 && cin < n->nin ? n->in[cin] : -1,
+                   kc);
   return 0;
 }
 
@@ -193,7 +192,7 @@ const glow_op_info glow_op_GEMM = {"Gemm", 2, 3, 1, 1, infer_gemm, eval_gemm, lo
 static int matmul_get(const glow_graph *g, const glow_node *n, mm_params *q, int64_t *od, int *orank) {
   const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 1);
   char s1[128], s2[128];
-  mm_init(q);
+  glow_nn_mm_init(q);
   if (a->rank < 1 || b->rank < 1)
     return glow_node_error(g, n, "A and B must have rank 1 or more");
   int ra = a->rank, rb = b->rank;

@@ -1,7 +1,7 @@
 /* Pooling: MaxPool (with Indices), AveragePool, LpPool and their Global forms. */
 #include <math.h>
 
-#include "ops/nn-window.h"
+#include "ops/nn-util.h"
 
 typedef enum { POOL_MAX, POOL_AVG, POOL_LP } pool_kind;
 

@@ -1,7 +1,7 @@
 /* Sliding-window geometry: kernel_shape, strides, dilations, pads, auto_pad. */
 #include <string.h>
 
-#include "ops/nn-window.h"
+#include "ops/nn-util.h"
 
 static int read_ints(const glow_graph *g, const glow_node *n, const char *name, int nsp, int64_t dflt, int64_t *v) {
   const int64_t *a;

@@ -1,6 +1,7 @@
-/* Sliding-window geometry shared by the nn ops (Conv, ConvTranspose, pools). */
-#ifndef GLOW_NN_WINDOW_H
-#define GLOW_NN_WINDOW_H
+/* Shared by the nn ops: sliding-window geometry (Conv, ConvTranspose, pools)
+ * and the matrix-product kernels' parameters (Gemm, MatMul, 1x1 Conv). */
+#ifndef GLOW_NN_UTIL_H
+#define GLOW_NN_UTIL_H
 
 #include "ops/op-util.h"
 
@@ -29,5 +30,20 @@ void glow_nn_win_params(const glow_nn_win *w, glow_kcall *kc);
 int64_t glow_nn_win_offset(int nsp, const int64_t *ext, const int64_t *pos);
 /* Advances a spatial multi-index over ext; returns 0 after wrapping around. */
 int glow_nn_win_next(int nsp, const int64_t *ext, int64_t *pos);
+
+/* nn-gemm.c: Y[b][m][n] = alpha * sum_k A[b][m][k] * B[b][k][n] + beta * C[b][m][n]
+ * over up to 4 batch axes, every operand but Y (dense) through strides. */
+#define GLOW_NN_MM_BATCH 4
+typedef struct glow_nn_mm {
+  int64_t bd[GLOW_NN_MM_BATCH];                                                /* batch extents */
+  int64_t abs[GLOW_NN_MM_BATCH], bbs[GLOW_NN_MM_BATCH], cbs[GLOW_NN_MM_BATCH]; /* batch strides */
+  int64_t M, N, K, ams, aks, bks, bns;
+  double alpha, beta;
+  int64_t cms, cns; /* 0 where C broadcasts */
+} glow_nn_mm;
+/* No batch, alpha 1, every stride 0. */
+void glow_nn_mm_init(glow_nn_mm *q);
+/* The call of glow_k_matmul_<dt> on value ids y, a, b and c (-1: no C). */
+void glow_nn_mm_lower(const glow_nn_mm *q, glow_dtype dt, int y, int a, int b, int c, glow_kcall *kc);
 
 #endif
