@@ -171,14 +171,20 @@ static int lower_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   if (f32_pointwise(g, n, &c, kc))
     return 0;
   /* float32: enough output channels per group fill the fast kernel's channel
-   * vectors; narrow groups (depthwise) of 1-D and 2-D convolutions whose padded
-   * input plane fits the plane kernel's buffer (see conv.c) go there; the
-   * rest through the direct kernel. */
+   * vectors (its weight panel holds 16 channels of at least one input channel's
+   * taps); narrow groups (depthwise) of 1-D and 2-D convolutions whose padded
+   * input plane fits the plane kernel's buffer go there (buffer sizes: conv.c);
+   * the rest through the direct kernel. */
   const glow_nn_win *w = &c.w;
   int last = w->nsp - 1, f32 = glow_in(g, n, 0)->dt == GLOW_DT_F32;
-  int64_t rows = w->nsp > 1 ? w->in[last - 1] + w->pb[last - 1] + w->pe[last - 1] : 1;
+  int64_t rows = w->nsp > 1 ? w->in[last - 1] + w->pb[last - 1] + w->pe[last - 1] : 1, taps = 1;
   int64_t plane = rows * w->s[last] * (w->out[last] + (w->k[last] - 1) * w->d[last] / w->s[last] + 16);
-  const char *kind = !f32 ? "" : c.Mg >= 8 ? "fast_" : w->nsp <= 2 && plane <= 16384 ? "plane_" : "";
+  for (int i = 0; i < w->nsp; i++)
+    taps *= w->k[i];
+  const char *kind = !f32                              ? ""
+                     : c.Mg >= 8 && taps * 16 <= 16384 ? "fast_"
+                     : w->nsp <= 2 && plane <= 16384   ? "plane_"
+                                                       : "";
   glow_kcall_init(kc, "glow_k_conv_%s%s", kind, glow_dtype_suffix(glow_in(g, n, 0)->dt));
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 3; i++)

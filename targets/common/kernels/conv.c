@@ -97,8 +97,10 @@ CONV_INTEGER(i8_i8, int8_t, int8_t)
  * are a zero and 0 where the tap falls outside; so the inner loop over input
  * channels has no tests: it broadcasts one input value per pixel and adds it
  * times a row of W^T, packed per block and per chunk of channels into a stack
- * panel. The vector type is explicit so that LLVM keeps the accumulators in
- * registers on every target (it splits it where vectors are narrower).
+ * panel (the caller checks that 16 channels' taps of one input channel fit:
+ * taps * 16 <= CONV_PANEL). The vector type is explicit so that LLVM keeps the
+ * accumulators in registers on every target (it splits it where vectors are
+ * narrower).
  * t: Y, X, W, B (B may be NULL); p: as glow_k_conv_f32. */
 #define CONV_PB 6
 #define CONV_PANEL 16384 /* floats: 64 KiB */
