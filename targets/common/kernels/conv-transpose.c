@@ -27,9 +27,9 @@
                 for (int64_t kw = 0; kw < k[2]; kw++) {                                                                \
                   T wv = wc[(kd * k[1] + kh) * k[2] + kw];                                                             \
                   int64_t d0, d1, h0, h1, w0, w1;                                                                      \
-                  glow_nn_range(kd *d[0] - pb[0], s[0], out[0], in[0], &d0, &d1);                                      \
-                  glow_nn_range(kh *d[1] - pb[1], s[1], out[1], in[1], &h0, &h1);                                      \
-                  glow_nn_range(kw *d[2] - pb[2], s[2], out[2], in[2], &w0, &w1);                                      \
+                  glow_nn_range(d[0] * kd - pb[0], s[0], out[0], in[0], &d0, &d1);                                     \
+                  glow_nn_range(d[1] * kh - pb[1], s[1], out[1], in[1], &h0, &h1);                                     \
+                  glow_nn_range(d[2] * kw - pb[2], s[2], out[2], in[2], &w0, &w1);                                     \
                   for (int64_t id = d0; id < d1; id++)                                                                 \
                     for (int64_t ih = h0; ih < h1; ih++) {                                                             \
                       const T *xr = xc + (id * in[1] + ih) * in[2];                                                    \

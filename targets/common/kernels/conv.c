@@ -13,9 +13,9 @@
 #define CONV_TAP(T, ACC, yo, xc, wv, XV)                                                                               \
   do {                                                                                                                 \
     int64_t d0, d1, h0, h1, w0, w1;                                                                                    \
-    glow_nn_range(kd *d[0] - pb[0], s[0], in[0], out[0], &d0, &d1);                                                    \
-    glow_nn_range(kh *d[1] - pb[1], s[1], in[1], out[1], &h0, &h1);                                                    \
-    glow_nn_range(kw *d[2] - pb[2], s[2], in[2], out[2], &w0, &w1);                                                    \
+    glow_nn_range(d[0] * kd - pb[0], s[0], in[0], out[0], &d0, &d1);                                                   \
+    glow_nn_range(d[1] * kh - pb[1], s[1], in[1], out[1], &h0, &h1);                                                   \
+    glow_nn_range(d[2] * kw - pb[2], s[2], in[2], out[2], &w0, &w1);                                                   \
     for (int64_t od = d0; od < d1; od++)                                                                               \
       for (int64_t oh = h0; oh < h1; oh++) {                                                                           \
         T *yr = (yo) + (od * out[1] + oh) * out[2];                                                                    \
