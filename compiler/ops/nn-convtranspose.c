@@ -83,7 +83,9 @@ static int lower_convt(const glow_graph *g, const glow_node *n, glow_kcall *kc) 
   convt_shape c;
   if (convt_get(g, n, &c))
     return -1;
-  glow_kcall_init(kc, "glow_k_conv_transpose_%s", glow_dtype_suffix(glow_in(g, n, 0)->dt));
+  /* float32: the register-blocked kernel (per (channel, tap) row of W^T). */
+  glow_dtype dt = glow_in(g, n, 0)->dt;
+  glow_kcall_init(kc, "glow_k_conv_transpose_%s%s", dt == GLOW_DT_F32 ? "fast_" : "", glow_dtype_suffix(dt));
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);

@@ -45,3 +45,65 @@
 
 CONV_TRANSPOSE(f32, float)
 CONV_TRANSPOSE(f64, double)
+
+/* Float32: for every (output channel, tap) row i = m * taps + tap of W^T, the
+ * products Z[i][pixel] = sum_c W[c][i] * X[c][pixel] are formed in registers,
+ * CT_MR rows by 16 input pixels (one vector, accumulated over the input
+ * channels), then added to the outputs those pixels reach through that tap.
+ * t: Y, X, W, B (B may be NULL); p: as glow_k_conv_transpose_f32. */
+#define CT_MR 6
+
+GLOW_KERNEL(conv_transpose_fast_f32) {
+  float *y = (float *)t[0];
+  const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3];
+  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3];
+  const int64_t *in = p + 4, *out = p + 7, *k = p + 10, *s = p + 13, *d = p + 16, *pb = p + 19;
+  int64_t isz = in[0] * in[1] * in[2], osz = out[0] * out[1] * out[2], ksz = k[0] * k[1] * k[2], rows = Mg * ksz;
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t g = 0; g < G; g++) {
+      const float *xg = x + (n * G + g) * Cg * isz, *wg = w + g * Cg * rows;
+      float *yg = y + (n * G + g) * Mg * osz;
+      for (int64_t m = 0; m < Mg; m++)
+        for (int64_t i = 0; i < osz; i++)
+          yg[m * osz + i] = b ? b[g * Mg + m] : 0.0f;
+      for (int64_t p0 = 0; p0 < isz; p0 += 16) {
+        int64_t np = isz - p0 < 16 ? isz - p0 : 16, id[16], ih[16], iw[16];
+        for (int j = 0; j < np; j++) {
+          int64_t q = p0 + j;
+          iw[j] = q % in[2];
+          ih[j] = q / in[2] % in[1];
+          id[j] = q / in[2] / in[1];
+        }
+        for (int64_t i0 = 0; i0 < rows; i0 += CT_MR) {
+          int64_t row[CT_MR];
+          glow_nn_v16 acc[CT_MR];
+          for (int r = 0; r < CT_MR; r++) {
+            row[r] = i0 + r < rows ? i0 + r : rows - 1;
+            acc[r] = (glow_nn_v16){0};
+          }
+          for (int64_t c = 0; c < Cg; c++) {
+            glow_nn_v16 xv;
+            if (np == 16) {
+              xv = *(const glow_nn_v16 *)(xg + c * isz + p0);
+            } else {
+              for (int j = 0; j < 16; j++)
+                xv[j] = j < np ? xg[c * isz + p0 + j] : 0.0f;
+            }
+            for (int r = 0; r < CT_MR; r++)
+              acc[r] += wg[c * rows + row[r]] * xv;
+          }
+          for (int r = 0; r < CT_MR && i0 + r < rows; r++) {
+            int64_t m = row[r] / ksz, tap = row[r] % ksz;
+            int64_t kw = tap % k[2], kh = tap / k[2] % k[1], kd = tap / k[2] / k[1];
+            float *ym = yg + m * osz;
+            for (int j = 0; j < np; j++) {
+              int64_t od = id[j] * s[0] + d[0] * kd - pb[0], oh = ih[j] * s[1] + d[1] * kh - pb[1];
+              int64_t ow = iw[j] * s[2] + d[2] * kw - pb[2];
+              if ((uint64_t)od < (uint64_t)out[0] && (uint64_t)oh < (uint64_t)out[1] && (uint64_t)ow < (uint64_t)out[2])
+                ym[(od * out[1] + oh) * out[2] + ow] += acc[r][j];
+            }
+          }
+        }
+      }
+    }
+}
