@@ -13,7 +13,8 @@
 #include "kmath.h"
 
 #define TILE 32
-#define LANES 8
+/* 32 partial results: several independent vector chains, so a reduction is not latency-bound. */
+#define LANES 32
 
 /* Advances an odometer over n axes of extents d, keeping *off = sum(idx * s). */
 static inline void glow_r_next(int64_t *idx, int64_t *off, int64_t n, const int64_t *d, const int64_t *s) {

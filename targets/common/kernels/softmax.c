@@ -10,7 +10,8 @@
 #include "kmath.h"
 
 #define TILE 32
-#define LANES 8
+/* 32 partial results: several independent vector chains, so a reduction is not latency-bound. */
+#define LANES 32
 
 #define MAXOF(a, b) ((a) >= (b) || (a) != (a) ? (a) : (b))
 
