@@ -22,7 +22,7 @@ GLOW_EW_UINTS(K_DIV_U, _)
 
 /* numpy's remainder: the result takes the divisor's sign. */
 static inline double mod_f(double a, double b) {
-  double r = glow_bin_fmod(a, b);
+  double r = glow_fmod(a, b);
   return r != 0 && (r < 0) != (b < 0) ? r + b : r;
 }
 static inline int64_t mod_s(int64_t a, int64_t b) {
@@ -37,7 +37,7 @@ static inline int64_t mod_s(int64_t a, int64_t b) {
 GLOW_EW_FLOATS(K_MOD_F, _)
 GLOW_EW_SINTS(K_MOD_S, _)
 GLOW_EW_UINTS(K_MOD_U, _)
-#define K_FMOD_F(s, _) GLOW_EW_BINARY(fmod_##s, s, s, s, (GLOW_EW_C(s))glow_bin_fmod(a, b))
+#define K_FMOD_F(s, _) GLOW_EW_BINARY(fmod_##s, s, s, s, (GLOW_EW_C(s))glow_fmod(a, b))
 #define K_FMOD_S(s, _) GLOW_EW_BINARY(fmod_##s, s, s, s, b == 0 || b == -1 ? 0 : a % b)
 GLOW_EW_FLOATS(K_FMOD_F, _)
 GLOW_EW_SINTS(K_FMOD_S, _)

@@ -1,6 +1,6 @@
 /* Pow with numpy broadcasting: base of a float type, int32 or int64, exponent
  * of any numeric type; the result has the base's type. Floats and float
- * exponents go through glow_bin_pow in double; integer powers of integers
+ * exponents go through glow_pow in double; integer powers of integers
  * are exact (wrapping on overflow; negative exponents give 1/x^n truncated).
  * t: out, base, exponent; p: r, dims[r], base_strides[r], exp_strides[r]. */
 #include "kernels/elementwise.h"
@@ -21,7 +21,7 @@ static inline int64_t ipow_s(int64_t x, int64_t n) {
   return 0;
 }
 
-#define K_POW_F(e, s) GLOW_EW_BINARY(pow_##s##_##e, s, e, s, (GLOW_EW_C(s))glow_bin_pow((double)a, (double)b))
+#define K_POW_F(e, s) GLOW_EW_BINARY(pow_##s##_##e, s, e, s, (GLOW_EW_C(s))glow_pow((double)a, (double)b))
 #define K_POW_IS(e, s) GLOW_EW_BINARY(pow_##s##_##e, s, e, s, (GLOW_EW_C(s))ipow_s(a, b))
 #define K_POW_IU(e, s) GLOW_EW_BINARY(pow_##s##_##e, s, e, s, (GLOW_EW_C(s))ipow(a, b))
 #define ANY_EXPONENT(s)                                                                                      \

@@ -47,11 +47,11 @@
       o[0] = (T)(red == 2 ? total / wsum : total);                                                             \
   }
 
-LOSS(nll_loss_f32_i32, float, int32_t, glow_r_expf, glow_r_logf, 0)
-LOSS(nll_loss_f32_i64, float, int64_t, glow_r_expf, glow_r_logf, 0)
-LOSS(nll_loss_f64_i32, double, int32_t, glow_r_exp, glow_r_log, 0)
-LOSS(nll_loss_f64_i64, double, int64_t, glow_r_exp, glow_r_log, 0)
-LOSS(sce_loss_f32_i32, float, int32_t, glow_r_expf, glow_r_logf, 1)
-LOSS(sce_loss_f32_i64, float, int64_t, glow_r_expf, glow_r_logf, 1)
-LOSS(sce_loss_f64_i32, double, int32_t, glow_r_exp, glow_r_log, 1)
-LOSS(sce_loss_f64_i64, double, int64_t, glow_r_exp, glow_r_log, 1)
+LOSS(nll_loss_f32_i32, float, int32_t, glow_expf, glow_logf, 0)
+LOSS(nll_loss_f32_i64, float, int64_t, glow_expf, glow_logf, 0)
+LOSS(nll_loss_f64_i32, double, int32_t, glow_exp, glow_log, 0)
+LOSS(nll_loss_f64_i64, double, int64_t, glow_exp, glow_log, 0)
+LOSS(sce_loss_f32_i32, float, int32_t, glow_expf, glow_logf, 1)
+LOSS(sce_loss_f32_i64, float, int64_t, glow_expf, glow_logf, 1)
+LOSS(sce_loss_f64_i32, double, int32_t, glow_exp, glow_log, 1)
+LOSS(sce_loss_f64_i64, double, int64_t, glow_exp, glow_log, 1)

@@ -128,7 +128,7 @@ LAYERNORM(f64, double)
           for (int64_t j = j0; j < j1; j++)                                                                            \
             sum += x[(n * C + j) * S + s] * x[(n * C + j) * S + s];                                                    \
           int64_t i = (n * C + c) * S + s;                                                                             \
-          y[i] = x[i] / (T)glow_nn_powf(bias + alpha * (float)sum, beta);                                              \
+          y[i] = x[i] / (T)glow_powf(bias + alpha * (float)sum, beta);                                              \
         }                                                                                                              \
       }                                                                                                                \
   }

@@ -107,7 +107,7 @@ AVGPOOL(f64, double)
         },                                                                                                             \
         y[oi] = e == 1   ? acc                                                                                         \
                 : e == 2 ? (T)__builtin_sqrt((double)acc)                                                              \
-                         : (T)glow_nn_powf((float)acc, 1.0f / (float)e))                                               \
+                         : (T)glow_powf((float)acc, 1.0f / (float)e))                                               \
   }
 
 LPPOOL(f32, float)

@@ -205,8 +205,8 @@ static inline void glow_r_next(int64_t *idx, int64_t *off, int64_t n, const int6
   REDUCE(l1_##S, TT, AA, 0, L1MAP, ADD, KEEP)                                                                  \
   REDUCE(sum_square_##S, TT, AA, 0, SQ, ADD, KEEP)
 
-REDUCE_FLOAT(f32, float, __builtin_inff(), SQRTF, glow_r_expf, glow_r_logf)
-REDUCE_FLOAT(f64, double, __builtin_inf(), SQRT, glow_r_exp, glow_r_log)
+REDUCE_FLOAT(f32, float, __builtin_inff(), SQRTF, glow_expf, glow_logf)
+REDUCE_FLOAT(f64, double, __builtin_inf(), SQRT, glow_exp, glow_log)
 REDUCE_INT(i32, int32_t, uint64_t, INT32_MIN, INT32_MAX, ABS, MEAN_S)
 REDUCE_INT(i64, int64_t, uint64_t, INT64_MIN, INT64_MAX, ABS, MEAN_S)
 REDUCE_INT(u32, uint32_t, uint64_t, 0, UINT32_MAX, ID, MEAN_U)
