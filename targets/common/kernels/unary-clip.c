@@ -2,22 +2,7 @@
 #include "kernel.h"
 #include "kmath.h"
 
-#define T_f32 float
-#define C_f32 float
-#define LD_f32(v) (v)
-#define ST_f32(v) (v)
-#define T_f64 double
-#define C_f64 double
-#define LD_f64(v) (v)
-#define ST_f64(v) (v)
-#define T_f16 uint16_t
-#define C_f16 float
-#define LD_f16(v) glow_f16_to_f32(v)
-#define ST_f16(v) glow_f32_to_f16(v)
-#define T_bf16 uint16_t
-#define C_bf16 float
-#define LD_bf16(v) glow_bf16_to_f32(v)
-#define ST_bf16(v) glow_f32_to_bf16(v)
+#include "kernels/float-types.h"
 #define INT_TYPE(s, T, C)                                                                                    \
   typedef T T_##s;                                                                                           \
   typedef C C_##s;
