@@ -9,8 +9,9 @@ static int eval_node(const glow_graph *g, const glow_node *n, void **buf) {
   const glow_op_info *oi = glow_op_get(n->op);
   if (!oi->eval)
     return glow_node_error(g, n, "the reference interpreter cannot evaluate this op");
-  const void *ins[64];
-  void *outs[64];
+  /* Optional inputs and outputs past the node's count read as NULL. */
+  const void *ins[64] = {0};
+  void *outs[64] = {0};
   GLOW_ASSERT(n->nin <= 64 && n->nout <= 64);
   for (int i = 0; i < n->nin; i++)
     ins[i] = n->in[i] >= 0 ? buf[n->in[i]] : NULL;
