@@ -1,0 +1,78 @@
+/* Runtime library: loads the digits bundle's weights, refuses bad weights files
+ * and unknown names with the right status and a message, and runs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "digits.h"
+#include "glow-runtime.h"
+
+static int failures;
+#define CHECK(c) ((c) ? (void)0 : (void)(failures++, fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c)))
+
+static void write_file(const char *path, const void *data, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(data, 1, n, f) != n || fclose(f)) {
+    fprintf(stderr, "cannot write %s\n", path);
+    exit(2);
+  }
+}
+
+int main(int argc, char **argv) {
+  static const glow_bundle b = GLOW_BUNDLE(digits);
+  if (argc != 2) {
+    fprintf(stderr, "usage: test-runtime <digits.weights.bin>\n");
+    return 2;
+  }
+  glow_weights *w = NULL;
+  glow_instance *inst = NULL;
+  glow_tensor_ref in, out;
+
+  CHECK(glow_weights_load(&b, "no-such-file.bin", &w) == GLOW_RT_ERR_IO && !w);
+  CHECK(strstr(glow_last_error(), "no-such-file.bin"));
+
+  size_t n = (size_t)digits_config.constantWeightVarsMemSize;
+  char *bytes = calloc(1, n + 1);
+  write_file("rt-short.bin", bytes, n - 1);
+  CHECK(glow_weights_load(&b, "rt-short.bin", &w) == GLOW_RT_ERR_SIZE && !w);
+  CHECK(strstr(glow_last_error(), "shorter"));
+  write_file("rt-long.bin", bytes, n + 1);
+  CHECK(glow_weights_load(&b, "rt-long.bin", &w) == GLOW_RT_ERR_SIZE && !w);
+  CHECK(strstr(glow_last_error(), "longer"));
+  CHECK(glow_weights_wrap(&b, bytes, n - 1, &w) == GLOW_RT_ERR_SIZE);
+  CHECK(glow_weights_load(NULL, argv[1], &w) == GLOW_RT_ERR_ARG);
+  glow_weights_free(NULL);
+  glow_instance_free(NULL);
+
+  CHECK(glow_weights_load(&b, argv[1], &w) == GLOW_RT_OK);
+  CHECK(glow_instance_create(&b, w, &inst) == GLOW_RT_OK);
+  CHECK(glow_instance_find(inst, "nosuch", &in) == GLOW_RT_ERR_NOT_FOUND);
+  CHECK(strstr(glow_last_error(), "'input'") && strstr(glow_last_error(), "'output'"));
+  CHECK(glow_instance_tensor_count(inst) == 2);
+  CHECK(glow_instance_tensor(inst, 2, &in) == GLOW_RT_ERR_NOT_FOUND);
+  CHECK(glow_instance_find(inst, "input", &in) == GLOW_RT_OK);
+  CHECK(in.is_input && in.dtype == 1 && in.rank == 4 && in.dims[2] == 8 && in.numel == 64 && in.bytes == 256);
+  CHECK(glow_instance_find(inst, "output", &out) == GLOW_RT_OK);
+  CHECK(!out.is_input && out.rank == 2 && out.numel == 10 && (uintptr_t)out.data % 64 == 0);
+  memset(in.data, 0, in.bytes);
+  CHECK(glow_instance_run(inst) == GLOW_RT_OK);
+
+  /* A second instance shares the weights and computes the same. */
+  glow_instance *inst2 = NULL;
+  glow_tensor_ref in2, out2;
+  CHECK(glow_instance_create(&b, w, &inst2) == GLOW_RT_OK);
+  CHECK(glow_instance_find(inst2, "input", &in2) == GLOW_RT_OK && glow_instance_find(inst2, "output", &out2) == 0);
+  memset(in2.data, 0, in2.bytes);
+  CHECK(glow_instance_run(inst2) == GLOW_RT_OK);
+  CHECK(!memcmp(out.data, out2.data, out.bytes));
+  CHECK(strcmp(glow_status_string(GLOW_RT_ERR_SIZE), "size mismatch") == 0);
+
+  glow_instance_free(inst2);
+  glow_instance_free(inst);
+  glow_weights_free(w);
+  free(bytes);
+  remove("rt-short.bin");
+  remove("rt-long.bin");
+  printf("%s\n", failures ? "FAILED" : "ok");
+  return failures != 0;
+}
