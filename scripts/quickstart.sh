@@ -8,4 +8,4 @@ bash scripts/install-deps.sh --build-only
 build=${GLOWC_BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGLOWC_BUILD_TESTS=OFF
 cmake --build "$build" --target digits-classify
-"$build/examples/digits/digits-classify" "$build/examples/digits/bundle/digits.weights.bin"
+"$build/examples/digits/digits-classify" "$build/examples/digits/digits.bundle/digits.weights.bin"
