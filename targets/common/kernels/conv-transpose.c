@@ -1,6 +1,7 @@
 /* Transposed convolution, N x C x [D x [H x]] W layout; spatial axes right-aligned to 3. */
 #include "kernel.h"
 #include "kmath.h"
+#include "kernels/nn-vec.h"
 
 /* Each input position scatters x * w to the outputs its taps reach; per tap
  * the input positions whose output lands inside form a range on each axis.

@@ -1,6 +1,7 @@
 /* Convolution, N x C x [D x [H x]] W layout; spatial axes right-aligned to 3. */
 #include "kernel.h"
 #include "kmath.h"
+#include "kernels/nn-vec.h"
 
 /* Common window params at p[o]: in[3], out[3], k[3], s[3], d[3], pb[3], pe[3]. */
 #define WIN_PARAMS(o)                                                                                                  \

@@ -5,6 +5,7 @@
  *    a_ms, a_ks, b_ks, b_ns, alpha, beta, c_ms, c_ns; Y is dense. */
 #include "kernel.h"
 #include "kmath.h"
+#include "kernels/nn-vec.h"
 
 #define MM_PARAMS                                                                                                      \
   const int64_t *bd = p, *abs = p + 4, *bbs = p + 8, *cbs = p + 12;                                                    \

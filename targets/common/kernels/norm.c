@@ -1,6 +1,7 @@
 /* Normalizations: BatchNormalization, InstanceNormalization, LayerNormalization, LRN, MVN. */
 #include "kernel.h"
 #include "kmath.h"
+#include "kernels/nn-vec.h"
 
 static inline float nn_sqrt_f32(float x) { return __builtin_sqrtf(x); }
 static inline double nn_sqrt_f64(double x) { return __builtin_sqrt(x); }

@@ -2,6 +2,7 @@
  * Common params: NC, in[3], out[3], k[3], s[3], d[3], pb[3], pe[3]. */
 #include "kernel.h"
 #include "kmath.h"
+#include "kernels/nn-vec.h"
 
 /* For every output position: the tap ranges [k*0, k*1) of its window that lie
  * inside the input, then BODY over those taps with `v` the input value. */

@@ -1,0 +1,65 @@
+/* Helpers of the nn kernels (conv, matmul, pooling, normalization): sliding-window
+ * index ranges and 16-float vectors (clang vector extensions: explicit vectors keep
+ * every tile shape vectorized on every target). */
+#ifndef GLOW_NN_VEC_H
+#define GLOW_NN_VEC_H
+
+#include <stdint.h>
+
+/* Sliding windows: the indices i in [0, n) with 0 <= i*s + off < lim are [*lo, *hi). */
+static inline void glow_nn_range(int64_t off, int64_t s, int64_t lim, int64_t n, int64_t *lo, int64_t *hi) {
+  int64_t l = off >= 0 ? 0 : (-off + s - 1) / s;
+  int64_t h = lim - 1 - off < 0 ? 0 : (lim - 1 - off) / s + 1;
+  h = h < n ? h : n;
+  *lo = l < h ? l : h;
+  *hi = h;
+}
+
+/* 16 floats as one vector (LLVM splits it where vectors are narrower). */
+typedef float glow_nn_v16 __attribute__((vector_size(64), aligned(4)));
+
+/* Transposes the 16 x 16 block r[row][column] in place: four rounds, round k
+ * pairing rows that differ in bit k and swapping bit k of row and column. */
+static inline void glow_nn_transpose16(glow_nn_v16 *r) {
+  for (int i = 0; i < 16; i += 2) {
+    glow_nn_v16 a = r[i], b = r[i + 1];
+    r[i] = __builtin_shufflevector(a, b, 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
+    r[i + 1] = __builtin_shufflevector(a, b, 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
+  }
+  for (int q = 0; q < 16; q += 4)
+    for (int i = q; i < q + 2; i++) {
+      glow_nn_v16 a = r[i], b = r[i + 2];
+      r[i] = __builtin_shufflevector(a, b, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29);
+      r[i + 2] = __builtin_shufflevector(a, b, 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
+    }
+  for (int q = 0; q < 16; q += 8)
+    for (int i = q; i < q + 4; i++) {
+      glow_nn_v16 a = r[i], b = r[i + 4];
+      r[i] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+      r[i + 4] = __builtin_shufflevector(a, b, 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+    }
+  for (int i = 0; i < 8; i++) {
+    glow_nn_v16 a = r[i], b = r[i + 8];
+    r[i] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    r[i + 8] = __builtin_shufflevector(a, b, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+  }
+}
+
+/* Packs a 16-column panel: dst[k][j] = src[j * ld + k] for k < n, j < rows
+ * (zero for j >= rows): 16 x 16 blocks transposed in registers. */
+static inline void glow_nn_pack_t16(float *dst, const float *src, int64_t ld, int64_t rows, int64_t n) {
+  int64_t k = 0;
+  for (; k + 16 <= n; k += 16) {
+    glow_nn_v16 r[16];
+    for (int j = 0; j < 16; j++)
+      r[j] = j < rows ? *(const glow_nn_v16 *)(src + j * ld + k) : (glow_nn_v16){0};
+    glow_nn_transpose16(r);
+    for (int i = 0; i < 16; i++)
+      *(glow_nn_v16 *)(dst + (k + i) * 16) = r[i];
+  }
+  for (; k < n; k++)
+    for (int j = 0; j < 16; j++)
+      dst[k * 16 + j] = j < rows ? src[j * ld + k] : 0.0f;
+}
+
+#endif
