@@ -157,6 +157,14 @@ int glow_outset_write(glow_outset *o, const char *path, const void *data, size_t
 int glow_outset_commit(glow_outset *o);
 void glow_outset_free(glow_outset *o); /* removes uncommitted temporaries; NULL ok */
 
+/* util/sha256.c */
+typedef struct glow_sha256 { uint32_t h[8]; uint64_t len; unsigned char buf[64]; } glow_sha256_ctx;
+void glow_sha256_init(glow_sha256_ctx *s);
+void glow_sha256_update(glow_sha256_ctx *s, const void *data, size_t size);
+void glow_sha256_final(glow_sha256_ctx *s, unsigned char out[32]);
+void glow_sha256(const void *data, size_t size, unsigned char out[32]);
+void glow_sha256_hex(const unsigned char digest[32], char hex[65]);
+
 /* util/strbuf.c */
 typedef struct glow_strbuf { char *s; size_t len, cap; } glow_strbuf;
 void glow_sb_printf(glow_strbuf *b, const char *fmt, ...);
