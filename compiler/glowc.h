@@ -165,6 +165,12 @@ void glow_sha256_final(glow_sha256_ctx *s, unsigned char out[32]);
 void glow_sha256(const void *data, size_t size, unsigned char out[32]);
 void glow_sha256_hex(const unsigned char digest[32], char hex[65]);
 
+/* util/http.c: plain HTTP/1.1 GET/PUT of <url>/<key> for the remote compile cache */
+int glow_http_url_check(const char *url, char *err, size_t errcap); /* 0 if url is http://host[:port][/prefix] */
+/* Returns the HTTP status, or -1 with a message in err on a network error; *body (malloc'd) if body != NULL. */
+int glow_http_request(const char *method, const char *url, const char *key, const void *data, size_t size,
+                      void **body, size_t *body_size, char *err, size_t errcap);
+
 /* util/strbuf.c */
 typedef struct glow_strbuf { char *s; size_t len, cap; } glow_strbuf;
 void glow_sb_printf(glow_strbuf *b, const char *fmt, ...);
@@ -290,6 +296,7 @@ typedef struct glow_target_options {
 
 /* codegen/target-machine.c */
 char *glow_default_triple(void); /* normalized host triple; free() it */
+void glow_host_cpu(char **cpu, char **features); /* what -mcpu=native means here; free() both */
 
 /* codegen/codegen.c */
 typedef struct glow_bundle_options {

@@ -87,6 +87,14 @@ static void print_available(LLVMTargetRef t, const char *triple, const char *hea
   free(text);
 }
 
+void glow_host_cpu(char **cpu, char **features) {
+  char *c = LLVMGetHostCPUName(), *f = LLVMGetHostCPUFeatures();
+  *cpu = glow_xstrdup(c);
+  *features = glow_xstrdup(f);
+  LLVMDisposeMessage(c);
+  LLVMDisposeMessage(f);
+}
+
 LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, char **cpu_out, char **features_out) {
   init_llvm();
   char *err = NULL;
@@ -98,11 +106,7 @@ LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, char **cp
   }
   char *cpu, *features;
   if (o->cpu && !strcmp(o->cpu, "native")) {
-    char *c = LLVMGetHostCPUName(), *f = LLVMGetHostCPUFeatures();
-    cpu = glow_xstrdup(c);
-    features = glow_xstrdup(f);
-    LLVMDisposeMessage(c);
-    LLVMDisposeMessage(f);
+    glow_host_cpu(&cpu, &features);
     if (o->features && *o->features) {
       size_t n = strlen(features) + strlen(o->features) + 2;
       features = glow_xrealloc(features, n);

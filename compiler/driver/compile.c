@@ -20,11 +20,17 @@ static char *out_path(const glow_driver_options *d, const char *suffix) {
   return p;
 }
 
-static int write_file(glow_outset *os, const glow_driver_options *d, const char *suffix, const void *data,
-                      size_t size) {
-  char *p = out_path(d, suffix);
-  int rc = glow_outset_write(os, p, data, size);
-  free(p);
+/* All of the bundle's files or none of them. */
+static int write_bundle(const glow_driver_options *d, const glow_bundle_file *f, int n) {
+  glow_outset *os = glow_outset_create();
+  int rc = 0;
+  for (int i = 0; i < n && !rc; i++) {
+    char *p = out_path(d, f[i].suffix);
+    rc = glow_outset_write(os, p, f[i].data, f[i].size);
+    free(p);
+  }
+  rc = rc || glow_outset_commit(os);
+  glow_outset_free(os);
   return rc;
 }
 
@@ -35,6 +41,9 @@ static int bind_inputs(glow_graph *g, const glow_driver_options *d) {
   return 0;
 }
 
+static int compile_bundle(const glow_driver_options *d, const char *key);
+
+/* With a cache: the bundle from the cache if it holds a good entry for these inputs, else compiled and stored. */
 int glow_driver_compile(const glow_driver_options *d) {
   struct stat st;
   if (stat(d->out_dir, &st) != 0) {
@@ -45,6 +54,28 @@ int glow_driver_compile(const glow_driver_options *d) {
     glow_error(d->out_dir, "-emit-bundle names a file that is not a directory");
     return -1;
   }
+  /* -dump-* ask to watch the compile itself, so they bypass the cache. */
+  int cached = (d->cache_dir || d->remote_cache) && !d->dot_file && !d->passes.dump_after;
+  char key[65];
+  if (!cached || glow_cache_key(d, key))
+    return compile_bundle(d, NULL);
+  glow_cache_entry e;
+  double t0 = now();
+  int hit = glow_cache_fetch(d, key, &e);
+  if (!hit) {
+    if (d->verbose)
+      glow_note("glowc: cache miss %s\n", key);
+    return compile_bundle(d, key);
+  }
+  int rc = write_bundle(d, e.files, e.nfiles);
+  if (d->verbose)
+    glow_note("glowc: cache hit %s (%s, %.3f s)\n", key, hit == 1 ? d->cache_dir : d->remote_cache, now() - t0);
+  glow_cache_entry_free(&e);
+  return rc;
+}
+
+/* Compiles; with a key, also stores the bundle in the cache. */
+static int compile_bundle(const glow_driver_options *d, const char *key) {
   double t0 = now();
   glow_graph *g = glow_import_onnx(d->model, &d->import);
   if (!g)
@@ -56,7 +87,6 @@ int glow_driver_compile(const glow_driver_options *d) {
   void *obj = NULL, *wbin = NULL;
   size_t obj_size = 0, wbin_size = 0;
   glow_strbuf hdr = {0}, wtxt = {0};
-  glow_outset *os = NULL;
 
   if (bind_inputs(g, d) || glow_run_passes(g, &d->passes))
     goto done;
@@ -83,17 +113,20 @@ int glow_driver_compile(const glow_driver_options *d) {
   if (!d->bundle.dynamic_api)
     glow_emit_weights_txt(g, &plan, &wtxt);
 
-  os = glow_outset_create();
-  if (write_file(os, d, ".o", obj, obj_size) || write_file(os, d, ".h", hdr.s, hdr.len) ||
-      write_file(os, d, ".weights.bin", wbin, wbin_size) ||
-      (!d->bundle.dynamic_api && write_file(os, d, ".weights.txt", wtxt.s, wtxt.len)) || glow_outset_commit(os))
+  glow_bundle_file files[] = {{".o", obj, obj_size},
+                              {".h", hdr.s, hdr.len},
+                              {".weights.bin", wbin, wbin_size},
+                              {".weights.txt", wtxt.s, wtxt.len}};
+  int nfiles = d->bundle.dynamic_api ? 3 : 4;
+  if (write_bundle(d, files, nfiles))
     goto done;
+  if (key)
+    glow_cache_store(d, key, files, nfiles);
   if (d->verbose)
     glow_note("glowc: time: import %.3f s, passes %.3f s, codegen %.3f s, total %.3f s\n", t1 - t0, t2 - t1,
               t3 - t2, now() - t0);
   rc = 0;
 done:
-  glow_outset_free(os);
   glow_plan_free(&plan);
   glow_graph_free(g);
   free(obj);

@@ -38,6 +38,15 @@ static const char *usage_text =
     "                              Fixes an input to the values in a serialized ONNX\n"
     "                              TensorProto: it becomes a constant of the bundle (for\n"
     "                              inputs that give shapes, axes or sizes; repeatable).\n"
+    "  -cache-dir=<dir>            Compile cache: a bundle whose inputs (model bytes, options,\n"
+    "                              target, glowc version, kernels) were compiled before is\n"
+    "                              copied from <dir> instead of compiled again; corrupted\n"
+    "                              entries are detected and never used (default: the\n"
+    "                              GLOWC_CACHE_DIR environment variable; none if unset).\n"
+    "  -remote-cache=http://<host>[:<port>][/<prefix>]\n"
+    "                              Shared compile cache on an HTTP server: GET and PUT of\n"
+    "                              <url>/<key>, as for Bazel's HTTP cache (plain http only).\n"
+    "                              Checked after -cache-dir; network errors only warn.\n"
     "  -dump-graph-DAG=<file.dot>  Writes the optimized graph in Graphviz format.\n"
     "  -dump-after=<pass>          Prints the IR after a pass (infer-fold, fold-batchnorm,\n"
     "                              materialize-outputs, dead-nodes).\n"
@@ -217,6 +226,15 @@ int glow_driver_parse(int argc, char **argv, glow_driver_options *d) {
       }
       d->bind = glow_xrealloc(d->bind, sizeof *d->bind * (size_t)(d->nbind + 1));
       d->bind[d->nbind++] = v;
+    } else if ((v = match(argc, argv, &i, "cache-dir", 1)))
+      d->cache_dir = v;
+    else if ((v = match(argc, argv, &i, "remote-cache", 1))) {
+      char err[256];
+      if (glow_http_url_check(v, err, sizeof err)) {
+        glow_error("-remote-cache", "%s", err);
+        bad = 1;
+      }
+      d->remote_cache = v;
     } else if ((v = match(argc, argv, &i, "dump-graph-DAG", 1)))
       d->dot_file = v;
     else if ((v = match(argc, argv, &i, "dump-after", 1)))
@@ -242,6 +260,8 @@ int glow_driver_parse(int argc, char **argv, glow_driver_options *d) {
     glow_error(NULL, "no output directory given: pass -emit-bundle=<dir> (see -help)");
     return -1;
   }
+  if (!d->cache_dir && getenv("GLOWC_CACHE_DIR") && *getenv("GLOWC_CACHE_DIR"))
+    d->cache_dir = getenv("GLOWC_CACHE_DIR");
   if (!d->bundle.network_name)
     d->bundle.network_name = d->owned_name = default_name(d->model);
   if (!valid_ident(d->bundle.network_name)) {
