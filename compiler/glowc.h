@@ -158,7 +158,7 @@ int glow_outset_commit(glow_outset *o);
 void glow_outset_free(glow_outset *o); /* removes uncommitted temporaries; NULL ok */
 
 /* util/sha256.c */
-typedef struct glow_sha256 { uint32_t h[8]; uint64_t len; unsigned char buf[64]; } glow_sha256_ctx;
+typedef struct glow_sha256_ctx { uint32_t h[8]; uint64_t len; unsigned char buf[64]; } glow_sha256_ctx;
 void glow_sha256_init(glow_sha256_ctx *s);
 void glow_sha256_update(glow_sha256_ctx *s, const void *data, size_t size);
 void glow_sha256_final(glow_sha256_ctx *s, unsigned char out[32]);
@@ -175,6 +175,25 @@ int glow_http_request(const char *method, const char *url, const char *key, cons
 typedef struct glow_strbuf { char *s; size_t len, cap; } glow_strbuf;
 void glow_sb_printf(glow_strbuf *b, const char *fmt, ...);
 void glow_sb_free(glow_strbuf *b);
+
+/* util/cache-entry.c: the compile cache's self-checking entry file */
+/* One bundle file: <out dir>/<network name><suffix>. */
+typedef struct glow_bundle_file {
+  const char *suffix;
+  const void *data;
+  size_t size;
+} glow_bundle_file;
+#define GLOW_CACHE_MAX_FILES 8
+typedef struct glow_cache_entry {
+  int nfiles;
+  glow_bundle_file files[GLOW_CACHE_MAX_FILES]; /* point into bytes */
+  char suffix[GLOW_CACHE_MAX_FILES][33];
+  void *bytes;
+} glow_cache_entry;
+void glow_cache_entry_encode(const glow_bundle_file *f, int n, glow_strbuf *out);
+/* NULL if every byte checks out (the files then point into `bytes`), else why not. */
+const char *glow_cache_entry_decode(const void *bytes, size_t size, glow_cache_entry *out);
+void glow_cache_entry_free(glow_cache_entry *e); /* frees e->bytes */
 
 /* ir/dtype.c */
 size_t glow_dtype_size(glow_dtype dt);

@@ -17,31 +17,16 @@ typedef struct glow_driver_options {
   char *owned_name, *owned_triple;
 } glow_driver_options;
 
-/* One bundle file: <out dir>/<network name><suffix>. */
-typedef struct glow_bundle_file {
-  const char *suffix;
-  const void *data;
-  size_t size;
-} glow_bundle_file;
-
 /* driver/options.c */
 void glow_driver_usage(FILE *f);
 int glow_driver_parse(int argc, char **argv, glow_driver_options *d);
 void glow_driver_options_free(glow_driver_options *d);
 
 /* driver/cache.c */
-#define GLOW_CACHE_MAX_FILES 8
-typedef struct glow_cache_entry {
-  int nfiles;
-  glow_bundle_file files[GLOW_CACHE_MAX_FILES]; /* point into bytes */
-  char suffix[GLOW_CACHE_MAX_FILES][33];
-  void *bytes;
-} glow_cache_entry;
 /* The entry's key (64 hex digits); -1 if an input cannot be read (the compile then reports it). */
 int glow_cache_key(const glow_driver_options *d, char key[65]);
 /* 1: local hit, 2: remote hit, 0: miss (a corrupted entry is a miss, and a local one is deleted). */
 int glow_cache_fetch(const glow_driver_options *d, const char *key, glow_cache_entry *e);
-void glow_cache_entry_free(glow_cache_entry *e);
 /* Best effort: failures are warnings. */
 void glow_cache_store(const glow_driver_options *d, const char *key, const glow_bundle_file *files, int n);
 
