@@ -129,9 +129,17 @@ static int decode_owned(void *bytes, size_t size, const char *where, const glow_
 
 static void store_local(const glow_driver_options *d, const char *key, const void *data, size_t size) {
   char *path = entry_path(d->cache_dir, key), *slash = strrchr(path, '/');
+  /* mkdir -p <dir>/<key[0:2]> */
+  int ok;
   *slash = 0;
-  mkdir(d->cache_dir, 0777);
-  int ok = mkdir(path, 0777) == 0 || errno == EEXIST;
+  char *p = path;
+  do {
+    if ((p = strchr(p + 1, '/')))
+      *p = 0;
+    ok = mkdir(path, 0777) == 0 || errno == EEXIST;
+    if (p)
+      *p = '/';
+  } while (ok && p);
   *slash = '/';
   size_t tn = strlen(path) + 32;
   char *tmp = glow_xmalloc(tn);
