@@ -5,7 +5,8 @@
 # install      cmake --install of the build tree into <work>/prefix
 # installed    the consumer against the prefix (find_package) builds and predicts right
 # subdir       the consumer with add_subdirectory(<glowc source>) builds and predicts right
-# incremental  a model edit recompiles exactly one bundle; a no-op build does nothing
+# incremental  a model edit recompiles exactly one bundle; a no-op build does nothing;
+#              a new compiler recompiles both
 # determinism  two consumer trees in different folders give byte-identical bundles
 # cross        an AArch64 toolchain file gives -target=aarch64-linux-gnu
 set -euo pipefail
@@ -54,6 +55,11 @@ incremental)
   grep -q 'into bundle second' <<<"$out" || { echo "the edited model's bundle was not the one rebuilt"; exit 1; }
   out=$(cmake --build "$tree")
   grep -q 'no work to do' <<<"$out" || { echo "a no-op build did work:"; echo "$out"; exit 1; }
+  # A new compiler recompiles every bundle.
+  sleep 1
+  touch "$prefix/bin/model-compiler"
+  n=$(cmake --build "$tree" | grep -c 'into bundle' || true)
+  [ "$n" = 2 ] || { echo "expected both bundles recompiled after a compiler update, got $n"; exit 1; }
   check "$tree/classify" "$tree/digits.bundle/digits.weights.bin" ;;
 determinism)
   for t in a/one b/nested/two; do
