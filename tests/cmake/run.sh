@@ -8,6 +8,7 @@
 # incremental  a model edit recompiles exactly one bundle; a no-op build does nothing;
 #              a new compiler recompiles both
 # determinism  two consumer trees in different folders give byte-identical bundles
+# bad-args     wrong add_glow_bundle() calls fail configure, every mistake named
 # cross        an AArch64 toolchain file gives -target=aarch64-linux-gnu
 set -euo pipefail
 test=$1 build=$2 src=$3 work=$4
@@ -70,6 +71,17 @@ determinism)
     cmp "$work/det/a/one/digits.bundle/$f" "$work/det/b/nested/two/digits.bundle/$f"
   done
   echo "bundles byte-identical across build trees" ;;
+bad-args)
+  tree=$work/bad-args
+  rm -rf "$tree"
+  if cmake -S "$here/bad-args" -B "$tree" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >"$tree.log" 2>&1; then
+    echo "configure succeeded with wrong arguments"; exit 1
+  fi
+  for want in "BUNDLE_API must be static or dynamic" "WEIGHTS must be bin, txt, zst or embedded" \
+              "MODEL <file.onnx> is required" "NETWORK_NAME '1x' is not a C identifier" \
+              "WEIGHTS txt needs BUNDLE_API static" "MODEL_INPUTS: 'input,float' is not"; do
+    grep -qF "$want" "$tree.log" || { cat "$tree.log"; echo "missing: $want"; exit 1; }
+  done ;;
 cross)
   tree=$work/cross
   rm -rf "$tree"
