@@ -3,7 +3,8 @@ GlowBundle
 ----------
 
 Compiles an ONNX model into a bundle at build time and makes it a library
-target that programs link like any other.
+target that programs link like any other. ``find_package(glowc)`` includes this
+module; so does ``add_subdirectory()`` of the glowc source tree.
 
 .. command:: add_glow_bundle
 
@@ -12,6 +13,13 @@ target that programs link like any other.
     add_glow_bundle(<target> MODEL <file.onnx>
                     [NETWORK_NAME <name>]
                     [BUNDLE_API static|dynamic]
+                    [PROFILE <file or glow_profile target>]
+                    [QUANTIZATION_SCHEMA <schema>]
+                    [WEIGHTS bin|txt|zst|embedded]
+                    [TARGET <triple>]
+                    [CPU <cpu>]
+                    [FEATURES <feature>...]
+                    [MODEL_INPUTS <name,type,[d0,d1,...]>...]
                     [OPTIONS <model-compiler option>...])
 
   ``MODEL``
@@ -19,59 +27,212 @@ target that programs link like any other.
     A file-level dependency: editing it recompiles the bundle.
   ``NETWORK_NAME``
     The bundle's name: symbol, header and file names (default: ``<target>``).
+    Must be a C identifier.
   ``BUNDLE_API``
     ``dynamic`` (the default here: the runtime library can use it) or ``static``
-    (also writes ``<name>.weights.txt``).
+    (offset macros in the header; the compiler then also writes
+    ``<name>.weights.txt``).
+  ``PROFILE``
+    A quantization profile: a YAML file (a file-level dependency) or a target
+    whose ``GLOW_PROFILE`` property names one (what ``glow_profile()`` will
+    create). Passed as ``-load-profile=<file>``. Accepted now; it gains its
+    meaning in the quantization issue, and until then the compiler rejects it.
+  ``QUANTIZATION_SCHEMA``
+    Passed as ``-quantization-schema=<schema>``; like ``PROFILE``, the
+    compiler does not know it yet.
+  ``WEIGHTS``
+    How the constant weights ship. ``bin`` (the default): ``<name>.weights.bin``,
+    raw. ``txt``: ``<name>.weights.txt``, the same bytes as a C initializer
+    list; the compiler writes it (next to the ``.bin``) only for the static API,
+    so ``txt`` needs ``BUNDLE_API static``. ``zst`` (zstd-packed) and
+    ``embedded`` (inside the object) are passed on as ``-weights=<kind>``; the
+    compiler does not implement them yet and says so.
+  ``TARGET``
+    The target triple (``-target=``). Without it the triple follows the
+    toolchain: when cross-compiling, ``CMAKE_C_COMPILER_TARGET`` if set, else
+    one derived from ``CMAKE_SYSTEM_PROCESSOR`` (``aarch64`` gives
+    ``aarch64-linux-gnu``, ``riscv64`` gives ``riscv64-linux-gnu``, ``x86_64``
+    gives ``x86_64-unknown-linux-gnu``); when not, nothing is passed and the
+    compiler targets the host. The build never probes the host CPU.
+  ``CPU``
+    The target CPU (``-mcpu=``), e.g. ``znver4``; default: a portable baseline.
+  ``FEATURES``
+    Target features to add (``avx512f`` or ``+avx512f``) or remove
+    (``-avx512f``), passed as one ``-mattr=+a,-b``.
+  ``MODEL_INPUTS``
+    Types and shapes of inputs, one ``name,type,[d0,d1,...]`` per input, each
+    passed as ``-model-input=``.
   ``OPTIONS``
-    Further ``model-compiler`` options, passed unchanged (``-mcpu=...``).
+    Further ``model-compiler`` options, passed unchanged.
 
   ``<target>`` is an INTERFACE library carrying the bundle's object and the
   folder holding ``<name>.h``: ``target_link_libraries(app PRIVATE <target>)``.
-  Its ``GLOW_WEIGHTS`` property names the weights file. The compiler itself is a
-  dependency, so a rebuilt compiler recompiles the bundle.
+  Its ``GLOW_WEIGHTS`` property lists the weights files written (the ``.bin``
+  first), ``GLOW_BUNDLE_DIR`` the folder of all bundle files. Every bundle file
+  is a declared, ``GENERATED`` output. The compiler (``glowc::model-compiler``
+  from an installed package, the ``model-compiler`` target in the source tree)
+  is a dependency of the command, so a rebuilt compiler recompiles the bundle;
+  the kernels are embedded in the compiler, so they come with it.
 #]=======================================================================]
 
-function(add_glow_bundle target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "MODEL;NETWORK_NAME;BUNDLE_API" "OPTIONS")
-  if(arg_UNPARSED_ARGUMENTS)
-    message(SEND_ERROR "add_glow_bundle(${target}): unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
-    return()
+# The triple for a cross build, from the toolchain; empty when not cross-compiling.
+function(_glow_bundle_default_triple out)
+  set(triple "")
+  if(CMAKE_CROSSCOMPILING)
+    if(CMAKE_C_COMPILER_TARGET)
+      set(triple ${CMAKE_C_COMPILER_TARGET})
+    elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
+      set(triple aarch64-linux-gnu)
+    elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^riscv64$")
+      set(triple riscv64-linux-gnu)
+    elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+      set(triple x86_64-unknown-linux-gnu)
+    endif()
   endif()
+  set(${out} "${triple}" PARENT_SCOPE)
+endfunction()
+
+function(add_glow_bundle target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg ""
+    "MODEL;NETWORK_NAME;BUNDLE_API;PROFILE;QUANTIZATION_SCHEMA;WEIGHTS;TARGET;CPU"
+    "FEATURES;MODEL_INPUTS;OPTIONS")
+  set(where "add_glow_bundle(${target})")
+  set(bad FALSE)
+  if(arg_UNPARSED_ARGUMENTS)
+    message(SEND_ERROR "${where}: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
+    set(bad TRUE)
+  endif()
+  foreach(kw ${arg_KEYWORDS_MISSING_VALUES})
+    message(SEND_ERROR "${where}: ${kw} needs a value")
+    set(bad TRUE)
+  endforeach()
   if(NOT arg_MODEL)
-    message(SEND_ERROR "add_glow_bundle(${target}): MODEL <file.onnx> is required")
-    return()
+    message(SEND_ERROR "${where}: MODEL <file.onnx> is required")
+    set(bad TRUE)
   endif()
   if(NOT arg_NETWORK_NAME)
     set(arg_NETWORK_NAME ${target})
   endif()
   if(NOT arg_NETWORK_NAME MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
-    message(SEND_ERROR "add_glow_bundle(${target}): NETWORK_NAME '${arg_NETWORK_NAME}' is not a C identifier")
-    return()
+    message(SEND_ERROR "${where}: NETWORK_NAME '${arg_NETWORK_NAME}' is not a C identifier")
+    set(bad TRUE)
   endif()
   if(NOT arg_BUNDLE_API)
     set(arg_BUNDLE_API dynamic)
   endif()
   if(NOT arg_BUNDLE_API MATCHES "^(static|dynamic)$")
-    message(SEND_ERROR "add_glow_bundle(${target}): BUNDLE_API must be static or dynamic, not '${arg_BUNDLE_API}'")
-    return()
+    message(SEND_ERROR "${where}: BUNDLE_API must be static or dynamic, not '${arg_BUNDLE_API}'")
+    set(bad TRUE)
   endif()
-  if(NOT TARGET model-compiler)
-    message(SEND_ERROR "add_glow_bundle(${target}): no model-compiler target in this project")
+  if(NOT arg_WEIGHTS)
+    set(arg_WEIGHTS bin)
+  endif()
+  if(NOT arg_WEIGHTS MATCHES "^(bin|txt|zst|embedded)$")
+    message(SEND_ERROR "${where}: WEIGHTS must be bin, txt, zst or embedded, not '${arg_WEIGHTS}'")
+    set(bad TRUE)
+  elseif(arg_WEIGHTS STREQUAL "txt" AND NOT arg_BUNDLE_API STREQUAL "static")
+    message(SEND_ERROR "${where}: WEIGHTS txt needs BUNDLE_API static (the compiler writes <name>.weights.txt only for the static API)")
+    set(bad TRUE)
+  endif()
+  if(DEFINED arg_TARGET AND NOT arg_TARGET MATCHES "^[A-Za-z0-9_.]+(-[A-Za-z0-9_.]+)+$")
+    message(SEND_ERROR "${where}: TARGET '${arg_TARGET}' is not a target triple (arch-vendor-os...)")
+    set(bad TRUE)
+  endif()
+  if(DEFINED arg_CPU AND NOT arg_CPU MATCHES "^[A-Za-z0-9_.-]+$")
+    message(SEND_ERROR "${where}: CPU '${arg_CPU}' is not a CPU name")
+    set(bad TRUE)
+  endif()
+  set(mattr "")
+  foreach(f ${arg_FEATURES})
+    if(NOT f MATCHES "^[+-]?[A-Za-z0-9_.-]+$")
+      message(SEND_ERROR "${where}: FEATURES: '${f}' is not a feature name")
+      set(bad TRUE)
+    elseif(NOT f MATCHES "^[+-]")
+      set(f "+${f}")
+    endif()
+    list(APPEND mattr ${f})
+  endforeach()
+  foreach(i ${arg_MODEL_INPUTS})
+    if(NOT i MATCHES "^[^,]+,[A-Za-z0-9_]+,\\[[0-9,]*\\]$")
+      message(SEND_ERROR "${where}: MODEL_INPUTS: '${i}' is not <name>,<type>,[d0,d1,...]")
+      set(bad TRUE)
+    endif()
+  endforeach()
+  set(profile "")
+  set(profile_target "")
+  if(arg_PROFILE)
+    if(TARGET ${arg_PROFILE})
+      get_target_property(profile ${arg_PROFILE} GLOW_PROFILE)
+      if(NOT profile)
+        message(SEND_ERROR "${where}: PROFILE target '${arg_PROFILE}' has no GLOW_PROFILE property")
+        set(bad TRUE)
+      endif()
+      set(profile_target ${arg_PROFILE})
+    else()
+      get_filename_component(profile ${arg_PROFILE} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+    endif()
+  endif()
+  # In the source tree the compiler is the model-compiler target; from an
+  # installed package, the imported glowc::model-compiler.
+  if(TARGET model-compiler)
+    set(compiler model-compiler)
+  elseif(TARGET glowc::model-compiler)
+    set(compiler glowc::model-compiler)
+  else()
+    message(SEND_ERROR "${where}: no glowc compiler: find_package(glowc) or add_subdirectory() the glowc sources first")
+    set(bad TRUE)
+  endif()
+  if(bad)
     return()
   endif()
 
+  if(NOT DEFINED arg_TARGET)
+    _glow_bundle_default_triple(arg_TARGET)
+  endif()
   get_filename_component(model ${arg_MODEL} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/${target}.bundle)
   set(name ${arg_NETWORK_NAME})
-  set(outputs ${dir}/${name}.o ${dir}/${name}.h ${dir}/${name}.weights.bin)
-  if(arg_BUNDLE_API STREQUAL "static")
-    list(APPEND outputs ${dir}/${name}.weights.txt)
+
+  set(flags -network-name=${name} -bundle-api=${arg_BUNDLE_API})
+  if(arg_TARGET)
+    list(APPEND flags -target=${arg_TARGET})
   endif()
+  if(DEFINED arg_CPU)
+    list(APPEND flags -mcpu=${arg_CPU})
+  endif()
+  if(mattr)
+    string(REPLACE ";" "," mattr "${mattr}")
+    list(APPEND flags -mattr=${mattr})
+  endif()
+  foreach(i ${arg_MODEL_INPUTS})
+    list(APPEND flags -model-input=${i})
+  endforeach()
+  if(profile)
+    list(APPEND flags -load-profile=${profile})
+  endif()
+  if(DEFINED arg_QUANTIZATION_SCHEMA)
+    list(APPEND flags -quantization-schema=${arg_QUANTIZATION_SCHEMA})
+  endif()
+  if(arg_WEIGHTS MATCHES "^(zst|embedded)$")
+    list(APPEND flags -weights=${arg_WEIGHTS})
+  endif()
+
+  set(outputs ${dir}/${name}.o ${dir}/${name}.h)
+  set(weights "")
+  if(arg_WEIGHTS MATCHES "^(bin|txt)$")
+    list(APPEND weights ${dir}/${name}.weights.bin)
+    if(arg_BUNDLE_API STREQUAL "static")
+      list(APPEND weights ${dir}/${name}.weights.txt)
+    endif()
+  elseif(arg_WEIGHTS STREQUAL "zst")
+    list(APPEND weights ${dir}/${name}.weights.zst)
+  endif()
+  list(APPEND outputs ${weights})
+
   add_custom_command(OUTPUT ${outputs}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
-    COMMAND model-compiler -model=${model} -emit-bundle=${dir} -network-name=${name}
-            -bundle-api=${arg_BUNDLE_API} ${arg_OPTIONS}
-    DEPENDS model-compiler ${model}
+    COMMAND ${compiler} -model=${model} -emit-bundle=${dir} ${flags} ${arg_OPTIONS}
+    DEPENDS ${compiler} $<TARGET_FILE:${compiler}> ${model} ${profile} ${profile_target}
     COMMENT "Compiling ${arg_MODEL} into bundle ${name}"
     VERBATIM)
   set_source_files_properties(${outputs} PROPERTIES GENERATED TRUE)
@@ -81,5 +242,5 @@ function(add_glow_bundle target)
   add_dependencies(${target} ${target}.compile)
   target_sources(${target} INTERFACE ${dir}/${name}.o)
   target_include_directories(${target} INTERFACE ${dir})
-  set_target_properties(${target} PROPERTIES GLOW_WEIGHTS ${dir}/${name}.weights.bin)
+  set_target_properties(${target} PROPERTIES GLOW_WEIGHTS "${weights}" GLOW_BUNDLE_DIR ${dir})
 endfunction()

@@ -1,0 +1,17 @@
+# The installed package: the tools, the runtime and find_package(glowc) support.
+# The kernels are bitcode embedded in the compiler binary, so nothing else ships.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS model-compiler glowc EXPORT glowcTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS glowc_runtime EXPORT glowcTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+set(glowc_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/glowc)
+install(EXPORT glowcTargets NAMESPACE glowc:: DESTINATION ${glowc_cmake_dir})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/glowcConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/glowcConfig.cmake ${CMAKE_CURRENT_LIST_DIR}/GlowBundle.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/glowcConfigVersion.cmake
+  DESTINATION ${glowc_cmake_dir})

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The CMake package from a user's side (label: integration), on small projects
+# in tests/cmake/. Every test but 'install' uses the prefix 'install' fills.
+#   run.sh <test> <glowc build dir> <glowc source dir> <work dir>
+# install      cmake --install of the build tree into <work>/prefix
+# installed    the consumer against the prefix (find_package) builds and predicts right
+# subdir       the consumer with add_subdirectory(<glowc source>) builds and predicts right
+# incremental  a model edit recompiles exactly one bundle; a no-op build does nothing;
+#              a new compiler recompiles both
+# determinism  two consumer trees in different folders give byte-identical bundles
+# bad-args     wrong add_glow_bundle() calls fail configure, every mistake named
+# cross        an AArch64 toolchain file gives -target=aarch64-linux-gnu
+set -euo pipefail
+test=$1 build=$2 src=$3 work=$4
+prefix=$work/prefix
+digits=$src/examples/digits
+here=$src/tests/cmake
+check() { cmake -DEXE="$1" -DWEIGHTS="$2" -DEXPECTED="$digits/expected.txt" -P "$digits/check-predictions.cmake"; }
+configure() { # <tree> [cmake args...]
+  local tree=$1; shift
+  rm -rf "$tree"
+  mkdir -p "$(dirname "$tree")"
+  cmake -S "$here/consumer" -B "$tree" -G Ninja -DDIGITS_DIR="$digits" "$@" >"$tree.log" 2>&1 || { cat "$tree.log"; exit 1; }
+}
+
+case $test in
+install)
+  rm -rf "$prefix"
+  cmake --install "$build" --prefix "$prefix" >/dev/null
+  for f in bin/model-compiler bin/glowc include/glow-runtime.h lib/cmake/glowc/glowcConfig.cmake \
+           lib/cmake/glowc/glowcConfigVersion.cmake lib/cmake/glowc/GlowBundle.cmake; do
+    [ -e "$prefix/$f" ] || { echo "not installed: $f"; exit 1; }
+  done ;;
+installed)
+  configure "$work/installed" -DCMAKE_PREFIX_PATH="$prefix"
+  cmake --build "$work/installed"
+  check "$work/installed/classify" "$work/installed/digits.bundle/digits.weights.bin" ;;
+subdir)
+  configure "$work/subdir" -DGLOWC_SOURCE_DIR="$src"
+  cmake --build "$work/subdir" --target classify
+  check "$work/subdir/classify" "$work/subdir/digits.bundle/digits.weights.bin" ;;
+incremental)
+  tree=$work/incremental
+  mkdir -p "$work"
+  cp "$digits/digits.onnx" "$work/second.onnx"
+  configure "$tree" -DCMAKE_PREFIX_PATH="$prefix" -DSECOND_MODEL="$work/second.onnx"
+  cmake --build "$tree" >/dev/null
+  # An edit that keeps the model valid ONNX: append ModelProto.doc_string (field 6,
+  # length-delimited, tag 0x32) = "edited"; protobuf takes the last value.
+  sleep 1
+  printf '\x32\x06edited' >>"$work/second.onnx"
+  out=$(cmake --build "$tree")
+  echo "$out"
+  n=$(grep -c 'into bundle' <<<"$out" || true)
+  [ "$n" = 1 ] || { echo "expected exactly one bundle compile after the edit, got $n"; exit 1; }
+  grep -q 'into bundle second' <<<"$out" || { echo "the edited model's bundle was not the one rebuilt"; exit 1; }
+  out=$(cmake --build "$tree")
+  grep -q 'no work to do' <<<"$out" || { echo "a no-op build did work:"; echo "$out"; exit 1; }
+  # A new compiler recompiles every bundle.
+  sleep 1
+  touch "$prefix/bin/model-compiler"
+  n=$(cmake --build "$tree" | grep -c 'into bundle' || true)
+  [ "$n" = 2 ] || { echo "expected both bundles recompiled after a compiler update, got $n"; exit 1; }
+  check "$tree/classify" "$tree/digits.bundle/digits.weights.bin" ;;
+determinism)
+  for t in a/one b/nested/two; do
+    configure "$work/det/$t" -DCMAKE_PREFIX_PATH="$prefix"
+    cmake --build "$work/det/$t" --target digits.compile >/dev/null
+  done
+  for f in digits.o digits.h digits.weights.bin; do
+    cmp "$work/det/a/one/digits.bundle/$f" "$work/det/b/nested/two/digits.bundle/$f"
+  done
+  echo "bundles byte-identical across build trees" ;;
+bad-args)
+  tree=$work/bad-args
+  rm -rf "$tree"
+  if cmake -S "$here/bad-args" -B "$tree" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >"$tree.log" 2>&1; then
+    echo "configure succeeded with wrong arguments"; exit 1
+  fi
+  for want in "BUNDLE_API must be static or dynamic" "WEIGHTS must be bin, txt, zst or embedded" \
+              "MODEL <file.onnx> is required" "NETWORK_NAME '1x' is not a C identifier" \
+              "WEIGHTS txt needs BUNDLE_API static" "MODEL_INPUTS: 'input,float' is not"; do
+    grep -qF "$want" "$tree.log" || { cat "$tree.log"; echo "missing: $want"; exit 1; }
+  done ;;
+cross)
+  tree=$work/cross
+  rm -rf "$tree"
+  cmake -S "$here/cross" -B "$tree" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$here/cross/aarch64.cmake" \
+        -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_ROOT_PATH="$prefix" -DDIGITS_DIR="$digits" >/dev/null
+  line=$(ninja -C "$tree" -t commands bundle | grep -- '-emit-bundle=')
+  echo "$line"
+  grep -q -- ' -target=aarch64-linux-gnu' <<<"$line" || { echo "no -target=aarch64-linux-gnu"; exit 1; } ;;
+*) echo "run.sh: unknown test '$test'"; exit 2 ;;
+esac
