@@ -10,6 +10,7 @@
 # determinism  two consumer trees in different folders give byte-identical bundles
 # bad-args     wrong add_glow_bundle() calls fail configure, every mistake named
 # cross        an AArch64 toolchain file gives -target=aarch64-linux-gnu
+# cache        with GLOWC_CACHE_DIR set, a second clean build compiles no bundle (all cache hits)
 set -euo pipefail
 test=$1 build=$2 src=$3 work=$4
 prefix=$work/prefix
@@ -31,6 +32,21 @@ install)
            lib/cmake/glowc/glowcConfigVersion.cmake lib/cmake/glowc/GlowBundle.cmake; do
     [ -e "$prefix/$f" ] || { echo "not installed: $f"; exit 1; }
   done ;;
+cache)
+  cache=$work/compile-cache
+  rm -rf "$cache"
+  for tree in cache-a cache-b; do
+    configure "$work/$tree" -DCMAKE_PREFIX_PATH="$prefix" -DBUNDLE_OPTIONS=-verbose
+    start=$(date +%s.%N)
+    out=$(GLOWC_CACHE_DIR=$cache cmake --build "$work/$tree" 2>&1)
+    echo "$tree: clean build $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f", b-a}') s"
+    grep 'glowc: cache' <<<"$out" || true
+  done
+  grep -q "glowc: cache miss" <<<"$out" && { echo "second clean build missed the cache"; exit 1; }
+  grep -q 'glowc: cache hit' <<<"$out" || { echo "second clean build did not hit the cache:"; echo "$out"; exit 1; }
+  grep -q 'glowc: time:' <<<"$out" && { echo "second clean build compiled a bundle"; exit 1; }
+  cmp "$work/cache-a/digits.bundle/digits.o" "$work/cache-b/digits.bundle/digits.o"
+  check "$work/cache-b/classify" "$work/cache-b/digits.bundle/digits.weights.bin" ;;
 installed)
   configure "$work/installed" -DCMAKE_PREFIX_PATH="$prefix"
   cmake --build "$work/installed"
