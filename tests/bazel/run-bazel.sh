@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds the digits example with Bazel (the toolchain from source, then the bundle
+# through glow_bundle) and checks its predictions against examples/digits/expected.txt.
+#   run-bazel.sh [source-dir]
+set -euo pipefail
+src=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$src/tests/bazel/common.sh"
+cd "$src"
+
+bz build "${bz_build_flags[@]}" //examples/digits:digits-classify
+bin=$(bz info "${bz_build_flags[@]}" bazel-bin)
+out=$("$bin/examples/digits/digits-classify" "$bin/examples/digits/digits_bundle.bundle/digits.weights.bin")
+check_predictions "$out" "$src/examples/digits/expected.txt"
