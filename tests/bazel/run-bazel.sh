@@ -5,6 +5,7 @@
 set -euo pipefail
 src=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$src/tests/bazel/common.sh"
+trap 'bz shutdown >/dev/null 2>&1 || true' EXIT
 cd "$src"
 
 bz build "${bz_build_flags[@]}" //examples/digits:digits-classify
