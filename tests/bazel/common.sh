@@ -8,7 +8,9 @@ bazel_root=${GLOWC_BAZEL_ROOT:-${TMPDIR:-/tmp}/glowc-bazel-root}
 mkdir -p "$bazel_root"
 # The server exits soon after the test; no convenience symlinks in the source tree.
 bz() { bazel --output_user_root="$bazel_root" --max_idle_secs=30 "$@"; }
-bz_build_flags=(--symlink_prefix=/ --color=no --curses=no --noshow_progress)
+# The disk cache lets the tests (each its own workspace, so its own output base)
+# share the toolchain build.
+bz_build_flags=(--symlink_prefix=/ --color=no --curses=no --noshow_progress --disk_cache="$bazel_root/disk-cache")
 
 # check_predictions <output of digits-classify> <expected.txt>
 check_predictions() {
