@@ -9,8 +9,10 @@ mkdir -p "$bazel_root"
 # The server exits soon after the test; no convenience symlinks in the source tree.
 bz() { bazel --output_user_root="$bazel_root" --max_idle_secs=30 "$@"; }
 # The disk cache lets the tests (each its own workspace, so its own output base)
-# share the toolchain build.
-bz_build_flags=(--symlink_prefix=/ --color=no --curses=no --noshow_progress --disk_cache="$bazel_root/disk-cache")
+# share the toolchain build; the process-wrapper sandbox as in .bazelrc (an external
+# workspace has not got glowc's).
+bz_build_flags=(--symlink_prefix=/ --color=no --curses=no --noshow_progress --disk_cache="$bazel_root/disk-cache"
+  --spawn_strategy=processwrapper-sandbox)
 
 # check_predictions <output of digits-classify> <expected.txt>
 check_predictions() {

@@ -21,7 +21,6 @@ local_repository(name = "rules_java", path = "/usr/share/bazel/rules/java")
 local_repository(name = "rules_cc", path = "$src/third_party/rules_cc")
 new_local_repository(name = "llvm", build_file = "@glowc//bazel:llvm.BUILD", path = "/usr/lib/llvm-19")
 EOT
-cp "$src/.bazelrc" "$ws/.bazelrc"
 cp "$src/examples/digits/digits.onnx" "$src/examples/digits/main.c" "$src/examples/digits/samples.h" "$ws/app/"
 cat >"$ws/app/BUILD" <<'EOT'
 load("@glowc//bazel:defs.bzl", "glow_bundle")
