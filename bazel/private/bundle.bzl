@@ -84,8 +84,9 @@ def _glow_bundle_impl(ctx):
         requested_features = ctx.features,
         unsupported_features = ctx.disabled_features,
     )
+    # With the static API, programs #include "<name>.weights.txt" as well.
     compilation_context = cc_common.create_compilation_context(
-        headers = depset([hdr]),
+        headers = depset([hdr] + weights[1:]),
         includes = depset([hdr.dirname]),
     )
     library = cc_common.create_library_to_link(
