@@ -20,6 +20,10 @@ packages=(
 )
 if [ "$build_only" -eq 0 ]; then
   packages+=(python3-numpy python3-onnx python3-torch python3-torchvision python3-sklearn)
+  # The Bazel build and its tests (Bazel 4.2.3, offline; see ENVIRONMENT.md).
+  packages+=(bazel-bootstrap bazel-rules-java)
+  # A WebDAV server on loopback as the remote cache in the Bazel cache test.
+  packages+=(nginx-extras)
   # A node from elsewhere (e.g. NodeSource, which bundles npm and conflicts with
   # Debian's npm package) is kept; only a machine without one gets Debian's.
   command -v node >/dev/null 2>&1 || packages+=(nodejs)

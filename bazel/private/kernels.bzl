@@ -1,0 +1,68 @@
+"""glow_kernels(): kernel bitcode for one target, embedded as C (targets/CMakeLists.txt's steps)."""
+
+# The flags targets/CMakeLists.txt gives clang for kernel bitcode; keep the two in step.
+_KERNEL_CFLAGS = [
+    "-std=c11",
+    "-O2",
+    "-Xclang",
+    "-disable-llvm-passes",
+    "-ffreestanding",
+    "-fno-strict-aliasing",
+    "-fno-math-errno",
+    "-fno-stack-protector",
+    "-fno-exceptions",
+    "-fno-unwind-tables",
+    "-fno-asynchronous-unwind-tables",
+    "-ffp-contract=on",
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+]
+
+_CLANG = "/usr/lib/llvm-19/bin/clang"
+_LLVM_LINK = "/usr/lib/llvm-19/bin/llvm-link"
+
+def glow_kernels(name, target, triple, srcs, hdrs, cflags = [], bin2c = ":glowc-bin2c"):
+    """Compiles `srcs` (relative to this package) to bitcode, links them and writes `name`.c.
+
+    Args:
+      name: the generated C file is `name`.c, defining glow_kernels_<target>.
+      target: the target folder (e.g. x86_64), searched before common/ for includes.
+      triple: clang's --target.
+      srcs: kernel sources, paths relative to this package.
+      hdrs: headers the kernels may include.
+      cflags: the target's extra flags (GLOWC_TARGET_CFLAGS).
+      bin2c: the bin2c tool.
+    """
+    root = native.repository_name()
+    pkg = native.package_name()
+    base = (("external/" + root[1:] + "/") if root != "@" else "") + pkg
+    bcs = []
+    for src in srcs:
+        bc = "%s/%s.bc" % (target, src.replace("/", "_").replace(".c", ""))
+        native.genrule(
+            name = "%s_%s" % (name, src.replace("/", "_").replace(".", "_").replace("-", "_")),
+            srcs = [src] + hdrs,
+            outs = [bc],
+            cmd = " ".join([_CLANG, "--target=" + triple] + cflags + _KERNEL_CFLAGS + [
+                "-I%s/common" % base,
+                "-I%s/%s" % (base, target),
+                "-emit-llvm -c $(location %s) -o $@" % src,
+            ]),
+            message = "Kernel bitcode %s/%s" % (target, src),
+        )
+        bcs.append(bc)
+    native.genrule(
+        name = name + "_bc",
+        srcs = bcs,
+        outs = ["kernels-%s.bc" % target],
+        cmd = _LLVM_LINK + " -o $@ $(SRCS)",
+        message = "Linking kernel bitcode for " + target,
+    )
+    native.genrule(
+        name = name,
+        srcs = ["kernels-%s.bc" % target],
+        outs = [name + ".c"],
+        cmd = "$(location %s) $< $@ glow_kernels_%s" % (bin2c, target),
+        tools = [bin2c],
+    )

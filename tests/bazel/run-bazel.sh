@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds the digits example with Bazel (the toolchain from source, then the bundle
+# through glow_bundle) and checks its predictions against examples/digits/expected.txt;
+# given the CMake build's bundle folder, also that both bundles are byte-identical.
+#   run-bazel.sh [source-dir [cmake-bundle-dir]]
+set -euo pipefail
+src=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
+cmake_bundle=${2-}
+. "$src/tests/bazel/common.sh"
+trap 'bz shutdown >/dev/null 2>&1 || true' EXIT
+cd "$src"
+
+bz build "${bz_build_flags[@]}" //examples/digits:digits-classify
+bin=$(bz info "${bz_build_flags[@]}" bazel-bin)
+out=$("$bin/examples/digits/digits-classify" "$bin/examples/digits/digits_bundle.bundle/digits.weights.bin")
+check_predictions "$out" "$src/examples/digits/expected.txt"
+
+if [ -n "$cmake_bundle" ]; then
+  for f in digits.o digits.h digits.weights.bin; do
+    cmp "$cmake_bundle/$f" "$bin/examples/digits/digits_bundle.bundle/$f"
+  done
+  echo "the Bazel and CMake bundles are byte-identical"
+fi
