@@ -18,7 +18,15 @@ packages=(
   llvm-19-dev clang-19 lld-19
   protobuf-c-compiler libprotobuf-c-dev libyaml-dev libzstd-dev
 )
+# Cross toolchains for the examples and the `cross` tests: AArch64 and RISC-V
+# Linux (Debian's cross gcc, run under qemu-user) and Cortex-M (arm-none-eabi,
+# run under qemu-system-arm).
+cross_packages=(
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-user
+  gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
+)
 if [ "$build_only" -eq 0 ]; then
+  packages+=("${cross_packages[@]}")
   packages+=(python3-numpy python3-onnx python3-torch python3-torchvision python3-sklearn)
   # The Bazel build and its tests (Bazel 4.2.3, offline; see ENVIRONMENT.md).
   packages+=(bazel-bootstrap bazel-rules-java)
