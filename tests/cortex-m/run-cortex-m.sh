@@ -4,7 +4,8 @@
 # under qemu-system-arm (mps2-an386 for cortex-m4, mps2-an500 for cortex-m7) and
 # must print examples/digits/expected.txt's predictions; the bundle object may
 # leave undefined only memcpy, memmove, memset and compiler helpers (__aeabi_*,
-# ...), nothing else from the C library.
+# ...), nothing else from the C library. Then, relinked with a 1 KiB stack, it
+# must stop with the startup code's stack overflow report (MemManage: 128 + 4).
 #   run-cortex-m.sh <cpu> <glowc build dir> <glowc source dir> <work dir>
 # Exits 77 (ctest: skipped) without arm-none-eabi-gcc or qemu-system-arm.
 set -euo pipefail
@@ -36,10 +37,13 @@ libc=$(grep -vE '^(memcpy|memmove|memset|__[A-Za-z0-9_]+)$' <<<"$undefined" || t
 [ -z "$libc" ] || { echo "digits.o calls the C library:" $libc; exit 1; }
 arm-none-eabi-size -A "$elf" | grep -E '^\.(text|rodata\.glow|rodata|data|bss|stack) '
 
-rc=0
-out=$(timeout 120 qemu-system-arm -M $machine -nographic -semihosting-config enable=on,target=native \
-      -kernel "$elf" </dev/null 2>&1) || rc=$?
-echo "$out"
+run_qemu() { # sets out and rc
+  rc=0
+  out=$(timeout 120 qemu-system-arm -M $machine -nographic -semihosting-config enable=on,target=native \
+        -kernel "$elf" </dev/null 2>&1) || rc=$?
+  echo "$out"
+}
+run_qemu
 [ $rc = 0 ] || { echo "qemu-system-arm exited with status $rc"; exit 1; }
 i=0
 while read -r want; do
@@ -47,3 +51,9 @@ while read -r want; do
   i=$((i + 1))
 done <"$src/examples/digits/expected.txt"
 echo "all $i predictions match ONNX Runtime's"
+
+run "$work/small-stack-configure.log" cmake -DSTACK_SIZE=1024 "$tree"
+run "$work/small-stack-build.log" cmake --build "$tree"
+run_qemu
+[ $rc = 132 ] && grep -q '^fault: MemManage.*: stack overflow' <<<"$out" ||
+  { echo "with a 1 KiB stack: expected a stack overflow report and status 132, got status $rc"; exit 1; }
