@@ -2,6 +2,17 @@
 
 load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain")
+load("@local_config_platform//:constraints.bzl", "HOST_CONSTRAINTS")
+
+# The triple for a target platform's @platforms//cpu, as add_glow_bundle() derives it from
+# CMAKE_SYSTEM_PROCESSOR (cmake/GlowBundle.cmake).
+_TRIPLES = {
+    "aarch64": "aarch64-linux-gnu",
+    "riscv64": "riscv64-linux-gnu",
+    "x86_64": "x86_64-unknown-linux-gnu",
+}
+
+_HOST_CPU = [c for c in HOST_CONSTRAINTS if c.startswith("@platforms//cpu:")]
 
 def _archive(ctx, cc_toolchain, feature_configuration, obj):
     """Wraps the bundle's object in a static library with the toolchain's archiver.
@@ -41,6 +52,31 @@ def _archive(ctx, cc_toolchain, feature_configuration, obj):
     )
     return archive
 
+def _has_target_option(options):
+    for o in options:
+        if o.lstrip("-").partition("=")[0] == "target":
+            return True
+    return False
+
+def _triple(ctx):
+    """The -target triple: `target`, else the target platform's, else None (the host's).
+
+    As in add_glow_bundle(), nothing is passed when not cross-compiling, so a host build is
+    the same command, and the same bundle, as before platforms were known."""
+    if _has_target_option(ctx.attr.options):
+        if ctx.attr.target:
+            fail("the triple is set both here and by a -target in `options`", "target")
+        return None
+    if ctx.attr.target:
+        return ctx.attr.target
+    host = ctx.attr._host_cpu
+    if host and ctx.target_platform_has_constraint(host[platform_common.ConstraintValueInfo]):
+        return None
+    for cpu in ctx.attr._cpus:
+        if ctx.target_platform_has_constraint(cpu[platform_common.ConstraintValueInfo]):
+            return _TRIPLES[cpu.label.name]
+    fail("the target platform's CPU is none of %s: set the triple with `target`" % ", ".join(_TRIPLES), "target")
+
 def _glow_bundle_impl(ctx):
     name = ctx.attr.network_name or ctx.label.name
     if not (name[0].isalpha() or name[0] == "_") or not name.replace("_", "a").isalnum():
@@ -59,6 +95,9 @@ def _glow_bundle_impl(ctx):
     args.add(obj.dirname, format = "-emit-bundle=%s")
     args.add(name, format = "-network-name=%s")
     args.add(ctx.attr.bundle_api, format = "-bundle-api=%s")
+    triple = _triple(ctx)
+    if triple:
+        args.add(triple, format = "-target=%s")
     inputs = [ctx.file.model]
     if ctx.file.profile:
         args.add(ctx.file.profile, format = "-load-profile=%s")
@@ -123,8 +162,10 @@ glow_bundle = rule(
 `#include "<network_name>.h"`; the weights file(s) are outputs (output group
 `weights`) and runfiles of the target, so a binary depending on it finds them
 under its runfiles at `<package>/<name>.bundle/<network_name>.weights.bin`.
-The bundle is compiled for the host; the triple will follow the target
-platform once the toolchain has cross-compilation platforms.""",
+The compiler runs on the execution platform; the bundle is compiled for the
+target platform: with `--platforms=@glowc//toolchains:linux_aarch64` (and
+`--incompatible_enable_cc_toolchain_resolution`, so that the program links
+with the cross toolchain too) it gets `-target=aarch64-linux-gnu`.""",
     attrs = {
         "model": attr.label(
             doc = "The ONNX model. Editing it recompiles the bundle.",
@@ -148,11 +189,24 @@ platform once the toolchain has cross-compilation platforms.""",
             default = "bin",
             values = ["bin", "txt", "zst", "embedded"],
         ),
+        "target": attr.string(
+            doc = "The target triple (`-target=`). Default: the target platform's (`aarch64-linux-gnu`, `riscv64-linux-gnu`, `x86_64-unknown-linux-gnu` for `@platforms//cpu:aarch64`, `riscv64`, `x86_64`), none when it is the host's CPU; a `-target` in `options` also wins.",
+        ),
         "model_inputs": attr.string_list(
             doc = "Input declarations `<name>,<type>,[d0,d1,...]`, each passed as `-model-input=`.",
         ),
         "options": attr.string_list(
             doc = "Further model-compiler options, passed unchanged (e.g. `-mcpu=skylake-avx512`).",
+        ),
+        "_cpus": attr.label_list(
+            doc = "The CPU constraints the target triple is chosen by.",
+            default = ["@platforms//cpu:" + cpu for cpu in _TRIPLES],
+            providers = [platform_common.ConstraintValueInfo],
+        ),
+        "_host_cpu": attr.label(
+            doc = "The CPU of the machine running Bazel (@local_config_platform): a target platform with it is not a cross build.",
+            default = _HOST_CPU[0] if _HOST_CPU else None,
+            providers = [platform_common.ConstraintValueInfo],
         ),
         "_compiler": attr.label(
             doc = "The model compiler, built for the execution platform.",
