@@ -1,0 +1,6 @@
+# Kernel bitcode for Cortex-M4/M7 (Armv7E-M, Thumb-2, bare metal, ELF). The float ABI
+# (-float-abi / the triple's eabi or eabihf) and FPU come from the compile options.
+# -fshort-enums: the enum size of arm-none-eabi gcc, which the linker checks.
+set(GLOWC_TARGET_TRIPLE thumbv7em-none-eabihf)
+set(GLOWC_TARGET_CFLAGS "-mcpu=cortex-m4 -mfloat-abi=hard -fshort-enums")
+set(GLOWC_TARGET_KERNEL_SOURCES)
