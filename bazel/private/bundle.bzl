@@ -86,9 +86,15 @@ def _glow_bundle_impl(ctx):
     # bundles in one package may share a network name.
     obj = ctx.actions.declare_file("%s.bundle/%s.o" % (ctx.label.name, name))
     hdr = ctx.actions.declare_file("%s.bundle/%s.h" % (ctx.label.name, name))
-    weights = [ctx.actions.declare_file("%s.bundle/%s.weights.bin" % (ctx.label.name, name))]
-    if ctx.attr.bundle_api == "static":
-        weights.append(ctx.actions.declare_file("%s.bundle/%s.weights.txt" % (ctx.label.name, name)))
+    # As add_glow_bundle: bin and txt are the compiler's default (.bin, plus .txt
+    # for the static API); embedded writes no weights file.
+    weights = []
+    if ctx.attr.weights in ("bin", "txt"):
+        weights.append(ctx.actions.declare_file("%s.bundle/%s.weights.bin" % (ctx.label.name, name)))
+        if ctx.attr.bundle_api == "static":
+            weights.append(ctx.actions.declare_file("%s.bundle/%s.weights.txt" % (ctx.label.name, name)))
+    elif ctx.attr.weights == "zst":
+        weights.append(ctx.actions.declare_file("%s.bundle/%s.weights.zst" % (ctx.label.name, name)))
 
     args = ctx.actions.args()
     args.add(ctx.file.model, format = "-model=%s")
@@ -102,7 +108,7 @@ def _glow_bundle_impl(ctx):
     if ctx.file.profile:
         args.add(ctx.file.profile, format = "-load-profile=%s")
         inputs.append(ctx.file.profile)
-    if ctx.attr.weights != "bin":
+    if ctx.attr.weights in ("zst", "embedded"):
         args.add(ctx.attr.weights, format = "-weights=%s")
     args.add_all(ctx.attr.model_inputs, format_each = "-model-input=%s")
     args.add_all(ctx.attr.options)
@@ -125,7 +131,7 @@ def _glow_bundle_impl(ctx):
     )
     # With the static API, programs #include "<name>.weights.txt" as well.
     compilation_context = cc_common.create_compilation_context(
-        headers = depset([hdr] + weights[1:]),
+        headers = depset([hdr] + [w for w in weights if w.extension == "txt"]),
         includes = depset([hdr.dirname]),
     )
     library = cc_common.create_library_to_link(
@@ -185,7 +191,7 @@ with the cross toolchain too) it gets `-target=aarch64-linux-gnu`.""",
             allow_single_file = True,
         ),
         "weights": attr.string(
-            doc = "The weights format: `bin` (the default), `txt`, `zst` or `embedded` (`-weights=`); formats other than `bin` gain their meaning with the weights work.",
+            doc = "The weights format: `bin` (the default; with the static API also `<network_name>.weights.txt`), `txt` (the same), `embedded` (inside the object, no weights file) or `zst` (not implemented yet).",
             default = "bin",
             values = ["bin", "txt", "zst", "embedded"],
         ),
