@@ -58,6 +58,18 @@ static void prepare_kernels(cg *c, const char *cpu, const char *features) {
 
 static LLVMValueRef const_i64(cg *c, uint64_t v) { return LLVMConstInt(c->i64, v, 0); }
 
+/* A constant global: exported under `name`, or private (and unnamed_addr) when local. */
+static LLVMValueRef const_global(cg *c, LLVMValueRef init, const char *name, int local) {
+  LLVMValueRef gv = LLVMAddGlobal(c->m, LLVMTypeOf(init), name);
+  LLVMSetInitializer(gv, init);
+  LLVMSetGlobalConstant(gv, 1);
+  if (local) {
+    LLVMSetLinkage(gv, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(gv, LLVMGlobalUnnamedAddr);
+  }
+  return gv;
+}
+
 static LLVMValueRef tensor_ptr(cg *c, const glow_plan *p, int id) {
   if (id < 0)
     return LLVMConstNull(c->ptr);
@@ -90,11 +102,7 @@ static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_
   LLVMValueRef init = LLVMConstArray2(c->i64, vals, (uint64_t)kc.nparams);
   char name[32];
   snprintf(name, sizeof name, "p%d", c->nparams++);
-  LLVMValueRef params = LLVMAddGlobal(c->m, LLVMTypeOf(init), name);
-  LLVMSetInitializer(params, init);
-  LLVMSetGlobalConstant(params, 1);
-  LLVMSetLinkage(params, LLVMPrivateLinkage);
-  LLVMSetUnnamedAddress(params, LLVMGlobalUnnamedAddr);
+  LLVMValueRef params = const_global(c, init, name, 1);
   free(vals);
   LLVMValueRef args[2] = {arr, params};
   LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, args, 2, "");
@@ -104,12 +112,7 @@ static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_
 
 static LLVMValueRef const_string(cg *c, const char *s, const char *name) {
   LLVMValueRef init = LLVMConstStringInContext2(c->ctx, s, strlen(s), 0);
-  LLVMValueRef gv = LLVMAddGlobal(c->m, LLVMTypeOf(init), name);
-  LLVMSetInitializer(gv, init);
-  LLVMSetGlobalConstant(gv, 1);
-  LLVMSetLinkage(gv, LLVMPrivateLinkage);
-  LLVMSetUnnamedAddress(gv, LLVMGlobalUnnamedAddr);
-  return gv;
+  return const_global(c, init, name, 1);
 }
 
 /* The dynamic API's `<name>_config`: sizes, alignment and the symbol table. */
@@ -129,7 +132,7 @@ static void emit_config(cg *c, const glow_graph *g, const glow_plan *p, const ch
   LLVMValueRef table = LLVMAddGlobal(c->m, LLVMTypeOf(table_init), "symbolTable");
   LLVMSetInitializer(table, table_init);
   LLVMSetGlobalConstant(table, 1);
-  LLVMSetLinkage(table, LLVMPrivateLinkage);
+  LLVMSetLinkage(table, LLVMPrivateLinkage); /* named: not unnamed_addr, as before */
   free(ents);
 
   /* glowc's extension: dtype and shape of every symbol, in symbol-table order. */
@@ -150,9 +153,7 @@ static void emit_config(cg *c, const glow_graph *g, const glow_plan *p, const ch
   char info_name[300];
   snprintf(info_name, sizeof info_name, "%s_tensor_info", net);
   LLVMValueRef info_init = LLVMConstArray2(info_t, infos, (uint64_t)nsym);
-  LLVMValueRef info = LLVMAddGlobal(c->m, LLVMTypeOf(info_init), info_name);
-  LLVMSetInitializer(info, info_init);
-  LLVMSetGlobalConstant(info, 1);
+  const_global(c, info_init, info_name, 0);
   free(infos);
 
   LLVMTypeRef cfg_fields[6] = {c->i64, c->i64, c->i64, c->i64, c->i64, c->ptr};
@@ -179,9 +180,7 @@ static LLVMValueRef embed_weights(cg *c, const glow_graph *g, const glow_plan *p
   char name[300], section[300];
   snprintf(name, sizeof name, "%s_constant_weights", net);
   snprintf(section, sizeof section, ".rodata.glow.%s", net);
-  LLVMValueRef gv = LLVMAddGlobal(c->m, LLVMTypeOf(init), name);
-  LLVMSetInitializer(gv, init);
-  LLVMSetGlobalConstant(gv, 1);
+  LLVMValueRef gv = const_global(c, init, name, 0);
   LLVMSetAlignment(gv, GLOW_ALIGN);
   LLVMSetSection(gv, section);
   return gv;
