@@ -44,9 +44,10 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
     How the constant weights ship. ``bin`` (the default): ``<name>.weights.bin``,
     raw. ``txt``: ``<name>.weights.txt``, the same bytes as a C initializer
     list; the compiler writes it (next to the ``.bin``) only for the static API,
-    so ``txt`` needs ``BUNDLE_API static``. ``zst`` (zstd-packed) and
-    ``embedded`` (inside the object) are passed on as ``-weights=<kind>``; the
-    compiler does not implement them yet and says so.
+    so ``txt`` needs ``BUNDLE_API static``. ``embedded``: inside the object
+    (section ``.rodata.glow.<name>``, symbol ``<name>_constant_weights``), no
+    weights file. ``zst`` (zstd-packed) is passed on as ``-weights=zst``; the
+    compiler does not implement it yet and says so.
   ``TARGET``
     The target triple (``-target=``). Without it the triple follows the
     toolchain: when cross-compiling, ``CMAKE_C_COMPILER_TARGET`` if set, else

@@ -310,7 +310,8 @@ void glow_plan_free(glow_plan *p);
 /* codegen/target.c */
 typedef struct glow_target_options {
   const char *triple, *cpu, *features;
-  int pic;   /* -relocation-model=pic */
+  const char *float_abi; /* -float-abi=soft|softfp|hard (32-bit Arm), NULL: the triple's */
+  int pic;   /* -relocation-model: 1 pic, 0 static, -1 the default (pic; static on bare metal) */
 } glow_target_options;
 
 /* codegen/target-machine.c */
@@ -318,10 +319,16 @@ char *glow_default_triple(void); /* normalized host triple; free() it */
 void glow_host_cpu(char **cpu, char **features); /* what -mcpu=native means here; free() both */
 
 /* codegen/codegen.c */
+enum {
+  GLOW_WEIGHTS_BIN = 1,      /* <name>.weights.bin */
+  GLOW_WEIGHTS_TXT = 2,      /* <name>.weights.txt, a C initializer list */
+  GLOW_WEIGHTS_EMBEDDED = 4, /* in <name>.o, section .rodata.glow.<name>, symbol <name>_constant_weights */
+};
 typedef struct glow_bundle_options {
   const char *network_name;
   const char *entry_name;   /* defaults to network_name */
   int dynamic_api;          /* -bundle-api=dynamic */
+  unsigned weights;         /* -weights=: GLOW_WEIGHTS_* bits (the driver fills in the default) */
   glow_target_options target;
   int verbose;
 } glow_bundle_options;

@@ -2,6 +2,17 @@
 
 load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain")
+load("@local_config_platform//:constraints.bzl", "HOST_CONSTRAINTS")
+
+# The triple for a target platform's @platforms//cpu, as add_glow_bundle() derives it from
+# CMAKE_SYSTEM_PROCESSOR (cmake/GlowBundle.cmake).
+_TRIPLES = {
+    "aarch64": "aarch64-linux-gnu",
+    "riscv64": "riscv64-linux-gnu",
+    "x86_64": "x86_64-unknown-linux-gnu",
+}
+
+_HOST_CPU = [c for c in HOST_CONSTRAINTS if c.startswith("@platforms//cpu:")]
 
 def _archive(ctx, cc_toolchain, feature_configuration, obj):
     """Wraps the bundle's object in a static library with the toolchain's archiver.
@@ -41,6 +52,31 @@ def _archive(ctx, cc_toolchain, feature_configuration, obj):
     )
     return archive
 
+def _has_target_option(options):
+    for o in options:
+        if o.lstrip("-").partition("=")[0] == "target":
+            return True
+    return False
+
+def _triple(ctx):
+    """The -target triple: `target`, else the target platform's, else None (the host's).
+
+    As in add_glow_bundle(), nothing is passed when not cross-compiling, so a host build is
+    the same command, and the same bundle, as before platforms were known."""
+    if _has_target_option(ctx.attr.options):
+        if ctx.attr.target:
+            fail("the triple is set both here and by a -target in `options`", "target")
+        return None
+    if ctx.attr.target:
+        return ctx.attr.target
+    host = ctx.attr._host_cpu
+    if host and ctx.target_platform_has_constraint(host[platform_common.ConstraintValueInfo]):
+        return None
+    for cpu in ctx.attr._cpus:
+        if ctx.target_platform_has_constraint(cpu[platform_common.ConstraintValueInfo]):
+            return _TRIPLES[cpu.label.name]
+    fail("the target platform's CPU is none of %s: set the triple with `target`" % ", ".join(_TRIPLES), "target")
+
 def _glow_bundle_impl(ctx):
     name = ctx.attr.network_name or ctx.label.name
     if not (name[0].isalpha() or name[0] == "_") or not name.replace("_", "a").isalnum():
@@ -50,20 +86,29 @@ def _glow_bundle_impl(ctx):
     # bundles in one package may share a network name.
     obj = ctx.actions.declare_file("%s.bundle/%s.o" % (ctx.label.name, name))
     hdr = ctx.actions.declare_file("%s.bundle/%s.h" % (ctx.label.name, name))
-    weights = [ctx.actions.declare_file("%s.bundle/%s.weights.bin" % (ctx.label.name, name))]
-    if ctx.attr.bundle_api == "static":
-        weights.append(ctx.actions.declare_file("%s.bundle/%s.weights.txt" % (ctx.label.name, name)))
+    # As add_glow_bundle: bin and txt are the compiler's default (.bin, plus .txt
+    # for the static API); embedded writes no weights file.
+    weights = []
+    if ctx.attr.weights in ("bin", "txt"):
+        weights.append(ctx.actions.declare_file("%s.bundle/%s.weights.bin" % (ctx.label.name, name)))
+        if ctx.attr.bundle_api == "static":
+            weights.append(ctx.actions.declare_file("%s.bundle/%s.weights.txt" % (ctx.label.name, name)))
+    elif ctx.attr.weights == "zst":
+        weights.append(ctx.actions.declare_file("%s.bundle/%s.weights.zst" % (ctx.label.name, name)))
 
     args = ctx.actions.args()
     args.add(ctx.file.model, format = "-model=%s")
     args.add(obj.dirname, format = "-emit-bundle=%s")
     args.add(name, format = "-network-name=%s")
     args.add(ctx.attr.bundle_api, format = "-bundle-api=%s")
+    triple = _triple(ctx)
+    if triple:
+        args.add(triple, format = "-target=%s")
     inputs = [ctx.file.model]
     if ctx.file.profile:
         args.add(ctx.file.profile, format = "-load-profile=%s")
         inputs.append(ctx.file.profile)
-    if ctx.attr.weights != "bin":
+    if ctx.attr.weights in ("zst", "embedded"):
         args.add(ctx.attr.weights, format = "-weights=%s")
     args.add_all(ctx.attr.model_inputs, format_each = "-model-input=%s")
     args.add_all(ctx.attr.options)
@@ -86,7 +131,7 @@ def _glow_bundle_impl(ctx):
     )
     # With the static API, programs #include "<name>.weights.txt" as well.
     compilation_context = cc_common.create_compilation_context(
-        headers = depset([hdr] + weights[1:]),
+        headers = depset([hdr] + [w for w in weights if w.extension == "txt"]),
         includes = depset([hdr.dirname]),
     )
     library = cc_common.create_library_to_link(
@@ -123,8 +168,10 @@ glow_bundle = rule(
 `#include "<network_name>.h"`; the weights file(s) are outputs (output group
 `weights`) and runfiles of the target, so a binary depending on it finds them
 under its runfiles at `<package>/<name>.bundle/<network_name>.weights.bin`.
-The bundle is compiled for the host; the triple will follow the target
-platform once the toolchain has cross-compilation platforms.""",
+The compiler runs on the execution platform; the bundle is compiled for the
+target platform: with `--platforms=@glowc//toolchains:linux_aarch64` (and
+`--incompatible_enable_cc_toolchain_resolution`, so that the program links
+with the cross toolchain too) it gets `-target=aarch64-linux-gnu`.""",
     attrs = {
         "model": attr.label(
             doc = "The ONNX model. Editing it recompiles the bundle.",
@@ -144,15 +191,28 @@ platform once the toolchain has cross-compilation platforms.""",
             allow_single_file = True,
         ),
         "weights": attr.string(
-            doc = "The weights format: `bin` (the default), `txt`, `zst` or `embedded` (`-weights=`); formats other than `bin` gain their meaning with the weights work.",
+            doc = "The weights format: `bin` (the default; with the static API also `<network_name>.weights.txt`), `txt` (the same), `embedded` (inside the object, no weights file) or `zst` (not implemented yet).",
             default = "bin",
             values = ["bin", "txt", "zst", "embedded"],
+        ),
+        "target": attr.string(
+            doc = "The target triple (`-target=`). Default: the target platform's (`aarch64-linux-gnu`, `riscv64-linux-gnu`, `x86_64-unknown-linux-gnu` for `@platforms//cpu:aarch64`, `riscv64`, `x86_64`), none when it is the host's CPU; a `-target` in `options` also wins.",
         ),
         "model_inputs": attr.string_list(
             doc = "Input declarations `<name>,<type>,[d0,d1,...]`, each passed as `-model-input=`.",
         ),
         "options": attr.string_list(
             doc = "Further model-compiler options, passed unchanged (e.g. `-mcpu=skylake-avx512`).",
+        ),
+        "_cpus": attr.label_list(
+            doc = "The CPU constraints the target triple is chosen by.",
+            default = ["@platforms//cpu:" + cpu for cpu in _TRIPLES],
+            providers = [platform_common.ConstraintValueInfo],
+        ),
+        "_host_cpu": attr.label(
+            doc = "The CPU of the machine running Bazel (@local_config_platform): a target platform with it is not a cross build.",
+            default = _HOST_CPU[0] if _HOST_CPU else None,
+            providers = [platform_common.ConstraintValueInfo],
         ),
         "_compiler": attr.label(
             doc = "The model compiler, built for the execution platform.",

@@ -5,8 +5,15 @@
 #include <llvm-c/TargetMachine.h>
 
 #include "glowc.h"
+#include "target.h"
 
-/* codegen/target-machine.c */
-LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, char **cpu, char **features);
+/* What a target machine was made for, after defaults, -mcpu=native and -float-abi (malloc'd strings). */
+typedef struct glow_resolved_target {
+  char *triple, *cpu, *features;
+} glow_resolved_target;
+
+/* codegen/target-machine.c: NULL after reporting an unknown CPU, feature or float ABI. */
+LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, const glow_target *tgt,
+                                         glow_resolved_target *r);
 
 #endif

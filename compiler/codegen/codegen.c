@@ -58,6 +58,18 @@ static void prepare_kernels(cg *c, const char *cpu, const char *features) {
 
 static LLVMValueRef const_i64(cg *c, uint64_t v) { return LLVMConstInt(c->i64, v, 0); }
 
+/* A constant global: exported under `name`, or private (and unnamed_addr) when local. */
+static LLVMValueRef const_global(cg *c, LLVMValueRef init, const char *name, int local) {
+  LLVMValueRef gv = LLVMAddGlobal(c->m, LLVMTypeOf(init), name);
+  LLVMSetInitializer(gv, init);
+  LLVMSetGlobalConstant(gv, 1);
+  if (local) {
+    LLVMSetLinkage(gv, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(gv, LLVMGlobalUnnamedAddr);
+  }
+  return gv;
+}
+
 static LLVMValueRef tensor_ptr(cg *c, const glow_plan *p, int id) {
   if (id < 0)
     return LLVMConstNull(c->ptr);
@@ -90,11 +102,7 @@ static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_
   LLVMValueRef init = LLVMConstArray2(c->i64, vals, (uint64_t)kc.nparams);
   char name[32];
   snprintf(name, sizeof name, "p%d", c->nparams++);
-  LLVMValueRef params = LLVMAddGlobal(c->m, LLVMTypeOf(init), name);
-  LLVMSetInitializer(params, init);
-  LLVMSetGlobalConstant(params, 1);
-  LLVMSetLinkage(params, LLVMPrivateLinkage);
-  LLVMSetUnnamedAddress(params, LLVMGlobalUnnamedAddr);
+  LLVMValueRef params = const_global(c, init, name, 1);
   free(vals);
   LLVMValueRef args[2] = {arr, params};
   LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, args, 2, "");
@@ -104,12 +112,7 @@ static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_
 
 static LLVMValueRef const_string(cg *c, const char *s, const char *name) {
   LLVMValueRef init = LLVMConstStringInContext2(c->ctx, s, strlen(s), 0);
-  LLVMValueRef gv = LLVMAddGlobal(c->m, LLVMTypeOf(init), name);
-  LLVMSetInitializer(gv, init);
-  LLVMSetGlobalConstant(gv, 1);
-  LLVMSetLinkage(gv, LLVMPrivateLinkage);
-  LLVMSetUnnamedAddress(gv, LLVMGlobalUnnamedAddr);
-  return gv;
+  return const_global(c, init, name, 1);
 }
 
 /* The dynamic API's `<name>_config`: sizes, alignment and the symbol table. */
@@ -129,7 +132,7 @@ static void emit_config(cg *c, const glow_graph *g, const glow_plan *p, const ch
   LLVMValueRef table = LLVMAddGlobal(c->m, LLVMTypeOf(table_init), "symbolTable");
   LLVMSetInitializer(table, table_init);
   LLVMSetGlobalConstant(table, 1);
-  LLVMSetLinkage(table, LLVMPrivateLinkage);
+  LLVMSetLinkage(table, LLVMPrivateLinkage); /* named: not unnamed_addr, as before */
   free(ents);
 
   /* glowc's extension: dtype and shape of every symbol, in symbol-table order. */
@@ -150,9 +153,7 @@ static void emit_config(cg *c, const glow_graph *g, const glow_plan *p, const ch
   char info_name[300];
   snprintf(info_name, sizeof info_name, "%s_tensor_info", net);
   LLVMValueRef info_init = LLVMConstArray2(info_t, infos, (uint64_t)nsym);
-  LLVMValueRef info = LLVMAddGlobal(c->m, LLVMTypeOf(info_init), info_name);
-  LLVMSetInitializer(info, info_init);
-  LLVMSetGlobalConstant(info, 1);
+  const_global(c, info_init, info_name, 0);
   free(infos);
 
   LLVMTypeRef cfg_fields[6] = {c->i64, c->i64, c->i64, c->i64, c->i64, c->ptr};
@@ -167,7 +168,34 @@ static void emit_config(cg *c, const glow_graph *g, const glow_plan *p, const ch
   LLVMSetAlignment(cfg, 8);
 }
 
-static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const char *entry) {
+/* -weights=embedded: the constant area as `const uint8_t <net>_constant_weights[]`,
+ * 64-byte aligned in its own read-only section, so it stays in flash and a linker
+ * script can place it. */
+static LLVMValueRef embed_weights(cg *c, const glow_graph *g, const glow_plan *p, const char *net) {
+  void *data;
+  size_t size;
+  glow_emit_weights_bin(g, p, &data, &size);
+  LLVMValueRef init = LLVMConstStringInContext2(c->ctx, data, size, 1);
+  free(data);
+  char name[300], section[300];
+  snprintf(name, sizeof name, "%s_constant_weights", net);
+  snprintf(section, sizeof section, ".rodata.glow.%s", net);
+  LLVMValueRef gv = const_global(c, init, name, 0);
+  LLVMSetAlignment(gv, GLOW_ALIGN);
+  LLVMSetSection(gv, section);
+  return gv;
+}
+
+/* The embedded weights' address, hidden from the optimizer behind an empty asm:
+ * kernels then read them as they read a caller's buffer, instead of LLVM folding
+ * loads of known bytes into immediates (code growth, slow compiles). */
+static LLVMValueRef opaque_address(cg *c, LLVMValueRef gv) {
+  LLVMTypeRef fnt = LLVMFunctionType(c->ptr, &c->ptr, 1, 0);
+  LLVMValueRef asm_ = LLVMGetInlineAsm(fnt, "", 0, "=r,0", 4, 0, 0, LLVMInlineAsmDialectATT, 0);
+  return LLVMBuildCall2(c->b, fnt, asm_, &gv, 1, "weights");
+}
+
+static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const char *entry, LLVMValueRef weights) {
   LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr};
   LLVMValueRef fn = LLVMAddFunction(c->m, entry, LLVMFunctionType(c->i32, args, 3, 0));
   for (unsigned i = 1; i <= 3; i++)
@@ -177,6 +205,8 @@ static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const cha
   LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
   for (int a = 1; a <= 3; a++)
     c->area[a] = LLVMGetParam(fn, (unsigned)(a - 1));
+  if (weights) /* the constantWeight argument is unused (NULL is fine) */
+    c->area[1] = opaque_address(c, weights);
   int rc = 0;
   for (int s = 0; s < p->norder; s++)
     rc |= emit_call(c, g, p, &g->nodes[p->order[s]]);
@@ -190,14 +220,12 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   if (!tgt) {
     glow_error("-target", "no kernels for target '%s' in this toolchain; available:", o->target.triple);
     for (int i = 0; i < glow_ntargets; i++)
-      fprintf(stderr, "  %s (e.g. -target=%s)\n", glow_targets[i]->name, glow_targets[i]->kernel_triple);
+      fprintf(stderr, "  %-8s -target=%s  (-mcpu: %s)\n", glow_targets[i]->name, glow_targets[i]->kernel_triple,
+              glow_targets[i]->cpu_examples);
     return -1;
   }
-  glow_target_options to = o->target;
-  if (!to.cpu || !*to.cpu)
-    to.cpu = tgt->default_cpu;
-  char *cpu = NULL, *features = NULL;
-  LLVMTargetMachineRef tm = glow_target_machine(&to, &cpu, &features);
+  glow_resolved_target rt;
+  LLVMTargetMachineRef tm = glow_target_machine(&o->target, tgt, &rt);
   if (!tm)
     return -1;
 
@@ -214,7 +242,7 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   const char *net = o->network_name;
   LLVMSetModuleIdentifier(c.m, net, strlen(net));
   LLVMSetSourceFileName(c.m, net, strlen(net));
-  LLVMSetTarget(c.m, o->target.triple);
+  LLVMSetTarget(c.m, rt.triple);
   LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
   LLVMSetModuleDataLayout(c.m, td);
   LLVMDisposeTargetData(td);
@@ -223,8 +251,9 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   c.i32 = LLVMInt32TypeInContext(c.ctx);
   c.i64 = LLVMInt64TypeInContext(c.ctx);
 
-  prepare_kernels(&c, cpu, features);
-  if (build_entry(&c, g, p, o->entry_name ? o->entry_name : net))
+  prepare_kernels(&c, rt.cpu, rt.features);
+  LLVMValueRef weights = o->weights & GLOW_WEIGHTS_EMBEDDED ? embed_weights(&c, g, p, net) : NULL;
+  if (build_entry(&c, g, p, o->entry_name ? o->entry_name : net, weights))
     goto done;
   if (o->dynamic_api)
     emit_config(&c, g, p, net);
@@ -249,7 +278,7 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
     LLVMDumpModule(c.m);
   LLVMMemoryBufferRef out;
   if (LLVMTargetMachineEmitToMemoryBuffer(tm, c.m, LLVMObjectFile, &msg, &out)) {
-    glow_error(NULL, "LLVM code generation failed for %s: %s", o->target.triple, msg);
+    glow_error(NULL, "LLVM code generation failed for %s: %s", rt.triple, msg);
     LLVMDisposeMessage(msg);
     goto done;
   }
@@ -264,7 +293,8 @@ done:
   LLVMDisposeMemoryBuffer(mb);
   LLVMContextDispose(c.ctx);
   LLVMDisposeTargetMachine(tm);
-  free(cpu);
-  free(features);
+  free(rt.triple);
+  free(rt.cpu);
+  free(rt.features);
   return rc;
 }

@@ -86,6 +86,12 @@ int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_
     glow_sb_printf(b, "// Bundle configuration: memory sizes and the symbol table.\nextern BundleConfig %s_config;\n"
                    "extern const struct GlowTensorInfo %s_tensor_info[];\n\n",
                    net, net);
+  if (o->weights & GLOW_WEIGHTS_EMBEDDED) {
+    glow_sb_printf(b, "// The constant weights are in the object (section .rodata.glow.%s): the entry\n"
+                      "// point reads them there and ignores its constantWeight argument.\n#define ", net);
+    ident(b, net, 1);
+    glow_sb_printf(b, "_CONSTANT_WEIGHTS_EMBEDDED 1\nextern const uint8_t %s_constant_weights[];\n\n", net);
+  }
   glow_sb_printf(b, "// Bundle entry point (inference function). Returns GLOW_SUCCESS (0)\n"
                     "// for correct execution or an error code otherwise.\n"
                     "int %s(uint8_t *constantWeight, uint8_t *mutableWeight, uint8_t *activations);\n\n",

@@ -95,52 +95,99 @@ void glow_host_cpu(char **cpu, char **features) {
   LLVMDisposeMessage(f);
 }
 
-LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, char **cpu_out, char **features_out) {
+/* The triple and features for -float-abi on 32-bit Arm: the calling convention
+ * follows the triple's environment (eabihf: floats in FPU registers; eabi: in
+ * core registers), and soft also keeps the FPU unused. Without -float-abi the
+ * triple decides; one without an environment gets eabihf. */
+static int arm_float_abi(const char *triple, const char *abi, char **triple_out, glow_strbuf *features) {
+  const char *dash = strrchr(triple, '-');
+  const char *env = dash ? dash + 1 : "";
+  int has_env = !strcmp(env, "eabi") || !strcmp(env, "eabihf");
+  size_t base = has_env ? (size_t)(dash - triple) : strlen(triple);
+  const char *want = !abi ? (has_env ? env : "eabihf") : !strcmp(abi, "hard") ? "eabihf" : "eabi";
+  if (abi && strcmp(abi, "hard") && strcmp(abi, "softfp") && strcmp(abi, "soft")) {
+    glow_error("-float-abi", "'%s' is not soft, softfp or hard", abi);
+    return -1;
+  }
+  if (abi && !strcmp(abi, "soft"))
+    glow_sb_printf(features, "%s+soft-float", features->len ? "," : "");
+  size_t n = base + strlen(want) + 2;
+  *triple_out = glow_xmalloc(n);
+  snprintf(*triple_out, n, "%.*s-%s", (int)base, triple, want);
+  return 0;
+}
+
+LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, const glow_target *tgt,
+                                         glow_resolved_target *r) {
   init_llvm();
+  memset(r, 0, sizeof *r);
+  glow_strbuf features = {0};
+  glow_sb_printf(&features, "%s", "");
+  int native = o->cpu && !strcmp(o->cpu, "native");
+  char *cpu;
+  if (native) {
+    char *host_features;
+    glow_host_cpu(&cpu, &host_features);
+    glow_sb_printf(&features, "%s", host_features);
+    free(host_features);
+  } else {
+    cpu = glow_xstrdup(o->cpu && *o->cpu ? o->cpu : tgt->default_cpu);
+    glow_sb_printf(&features, "%s", tgt->default_features);
+  }
+  if (o->features && *o->features)
+    glow_sb_printf(&features, "%s%s", features.len ? "," : "", o->features);
+  /* Normalized, as clang does: "thumbv7em-none-eabihf" read as is has no environment (so no hard float). */
+  char *norm = LLVMNormalizeTargetTriple(o->triple), *triple = NULL;
+  if (tgt->arm_float_abi) {
+    int bad = arm_float_abi(norm, o->float_abi, &triple, &features);
+    LLVMDisposeMessage(norm);
+    if (bad)
+      goto fail;
+  } else if (o->float_abi) {
+    LLVMDisposeMessage(norm);
+    glow_error("-float-abi", "applies to 32-bit Arm targets (thumbv7em-none-eabihf) only; on %s the ABI follows the "
+               "triple", o->triple);
+    goto fail;
+  } else {
+    triple = glow_xstrdup(norm);
+    LLVMDisposeMessage(norm);
+  }
   char *err = NULL;
   LLVMTargetRef t;
-  if (LLVMGetTargetFromTriple(o->triple, &t, &err)) {
-    glow_error("-target", "unknown target triple '%s': %s", o->triple, err);
+  if (LLVMGetTargetFromTriple(triple, &t, &err)) {
+    glow_error("-target", "unknown target triple '%s': %s", triple, err);
     LLVMDisposeMessage(err);
-    return NULL;
+    goto fail;
   }
-  char *cpu, *features;
-  if (o->cpu && !strcmp(o->cpu, "native")) {
-    glow_host_cpu(&cpu, &features);
-    if (o->features && *o->features) {
-      size_t n = strlen(features) + strlen(o->features) + 2;
-      features = glow_xrealloc(features, n);
-      strcat(strcat(features, ","), o->features);
-    }
-  } else {
-    cpu = glow_xstrdup(o->cpu ? o->cpu : "");
-    features = glow_xstrdup(o->features ? o->features : "");
-  }
+  int pic = o->pic >= 0 ? o->pic : !strstr(triple, "-none"); /* bare metal: no GOT, no dynamic loader */
   capture_begin();
-  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, o->triple, cpu, features, LLVMCodeGenLevelAggressive,
-                                                    o->pic ? LLVMRelocPIC : LLVMRelocStatic, LLVMCodeModelDefault);
+  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, triple, cpu, features.s, LLVMCodeGenLevelAggressive,
+                                                    pic ? LLVMRelocPIC : LLVMRelocStatic, LLVMCodeModelDefault);
   char *warnings = capture_end();
   int bad_cpu = strstr(warnings, "not a recognized processor") != NULL;
   int bad_feature = strstr(warnings, "not a recognized feature") != NULL;
   free(warnings);
   if (tm && (bad_cpu || bad_feature)) {
     if (bad_cpu)
-      glow_error("-mcpu", "unknown CPU '%s' for target %s; available:", cpu, o->triple);
+      glow_error("-mcpu", "unknown CPU '%s' for target %s (e.g. %s); available:", cpu, o->triple, tgt->cpu_examples);
     if (bad_feature)
       glow_error("-mattr", "unknown feature in '%s' for target %s; features are written +name or -name, from:",
-                 features, o->triple);
-    print_available(t, o->triple, bad_cpu ? "Available CPUs for this target" : "Available features for this target");
+                 features.s, o->triple);
+    print_available(t, triple, bad_cpu ? "Available CPUs for this target" : "Available features for this target");
     LLVMDisposeTargetMachine(tm);
     tm = NULL;
   } else if (!tm) {
-    glow_error("-target", "cannot create a target machine for '%s' (cpu '%s')", o->triple, cpu);
+    glow_error("-target", "cannot create a target machine for '%s' (cpu '%s')", triple, cpu);
   }
-  if (!tm) {
-    free(cpu);
-    free(features);
-    return NULL;
-  }
-  *cpu_out = cpu;
-  *features_out = features;
+  if (!tm)
+    goto fail;
+  r->triple = triple;
+  r->cpu = cpu;
+  r->features = features.s;
   return tm;
+fail:
+  free(triple);
+  free(cpu);
+  glow_sb_free(&features);
+  return NULL;
 }

@@ -82,7 +82,11 @@ int glow_cache_key(const glow_driver_options *d, char key[65]) {
     field_str(&s, "cpu", b->target.cpu);
   }
   field_str(&s, "features", b->target.features);
-  field_str(&s, "relocation-model", b->target.pic ? "pic" : "static");
+  field_str(&s, "relocation-model", b->target.pic < 0 ? "default" : b->target.pic ? "pic" : "static");
+  field_str(&s, "float-abi", b->target.float_abi);
+  char weights[16];
+  snprintf(weights, sizeof weights, "%u", b->weights);
+  field_str(&s, "weights", weights);
   for (int i = 0; i < im->ninputs; i++) {
     char t[64 + 24 * GLOW_MAX_RANK];
     int n = snprintf(t, sizeof t, "%d:%d:", (int)im->input_types[i], im->input_ranks[i]);

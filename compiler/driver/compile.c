@@ -109,15 +109,18 @@ static int compile_bundle(const glow_driver_options *d, const char *key) {
     goto done;
   double t3 = now();
   glow_emit_header(g, &plan, &d->bundle, &hdr);
-  glow_emit_weights_bin(g, &plan, &wbin, &wbin_size);
-  if (!d->bundle.dynamic_api)
+  unsigned w = d->bundle.weights;
+  if (w & GLOW_WEIGHTS_BIN)
+    glow_emit_weights_bin(g, &plan, &wbin, &wbin_size);
+  if (w & GLOW_WEIGHTS_TXT)
     glow_emit_weights_txt(g, &plan, &wtxt);
 
-  glow_bundle_file files[] = {{".o", obj, obj_size},
-                              {".h", hdr.s, hdr.len},
-                              {".weights.bin", wbin, wbin_size},
-                              {".weights.txt", wtxt.s, wtxt.len}};
-  int nfiles = d->bundle.dynamic_api ? 3 : 4;
+  glow_bundle_file files[4] = {{".o", obj, obj_size}, {".h", hdr.s, hdr.len}};
+  int nfiles = 2;
+  if (w & GLOW_WEIGHTS_BIN)
+    files[nfiles++] = (glow_bundle_file){".weights.bin", wbin, wbin_size};
+  if (w & GLOW_WEIGHTS_TXT)
+    files[nfiles++] = (glow_bundle_file){".weights.txt", wtxt.s, wtxt.len};
   if (write_bundle(d, files, nfiles))
     goto done;
   if (key)

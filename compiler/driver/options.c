@@ -10,7 +10,8 @@ static const char *usage_text =
     "USAGE: model-compiler -model=<file.onnx> -emit-bundle=<dir> [options]\n"
     "\n"
     "Compiles an ONNX model into a bundle: <dir>/<name>.o, <name>.h and <name>.weights.bin\n"
-    "(plus <name>.weights.txt with -bundle-api=static), following Glow's bundle ABI.\n"
+    "(plus <name>.weights.txt with -bundle-api=static; see -weights), following Glow's\n"
+    "bundle ABI.\n"
     "\n"
     "OPTIONS:\n"
     "  -model=<file>               ONNX model to compile (required).\n"
@@ -21,14 +22,28 @@ static const char *usage_text =
     "  -main-entry-name=<name>     Name of the entry function (default: the network name).\n"
     "  -bundle-api=static|dynamic  Header with offset macros (static, default) or a\n"
     "                              <name>_config symbol table (dynamic).\n"
-    "  -target=<triple>            Target triple (default: the host's, %s).\n"
-    "  -mcpu=<cpu>                 Target CPU: a name such as znver4 or skylake-avx512, or\n"
-    "                              'native' for this machine's (default: a portable baseline,\n"
-    "                              x86-64-v2 for x86-64).\n"
-    "  -mattr=<+feat,-feat,...>    Target features to add or remove.\n"
+    "  -weights=<kinds>            Where the constant weights go, a comma list of: bin\n"
+    "                              (<name>.weights.bin), txt (<name>.weights.txt, a C\n"
+    "                              initializer list), embedded (in <name>.o, read-only section\n"
+    "                              .rodata.glow.<name>, symbol <name>_constant_weights; the\n"
+    "                              entry point then ignores its constantWeight argument)\n"
+    "                              (default: bin, plus txt with -bundle-api=static).\n"
+    "  -target=<triple>            Target triple (default: the host's, %s). Kernels for:\n"
+    "                              x86_64-linux-gnu, aarch64-linux-gnu, riscv64-linux-gnu,\n"
+    "                              thumbv7em-none-eabihf (Cortex-M4/M7; bare metal).\n"
+    "  -mcpu=<cpu>                 Target CPU, e.g. znver4, cortex-a72, neoverse-n1, sifive-u74,\n"
+    "                              cortex-m7, or 'native' for this machine's (default: a\n"
+    "                              portable baseline: x86-64-v2, generic (Armv8-A), generic-rv64\n"
+    "                              (RV64GC), cortex-m4).\n"
+    "  -mattr=<+feat,-feat,...>    Target features to add or remove (e.g. +dotprod, +v).\n"
+    "  -float-abi=soft|softfp|hard\n"
+    "                              32-bit Arm only: floats passed in FPU registers (hard, the\n"
+    "                              default for eabihf triples), in core registers with the FPU\n"
+    "                              used (softfp), or no FPU at all (soft).\n"
     "  -relocation-model=pic|static\n"
     "                              Code model for the object (default: pic, which links into\n"
-    "                              position-independent executables, the distro default).\n"
+    "                              position-independent executables, the distro default;\n"
+    "                              static for bare-metal triples such as thumbv7em-none-eabihf).\n"
     "  -model-input=<name>,<type>,[d0,d1,...]\n"
     "                              Type and shape of an input (repeatable), for models\n"
     "                              without them; must agree with the model if it has them.\n"
@@ -58,6 +73,31 @@ void glow_driver_usage(FILE *f) {
   char *triple = glow_default_triple();
   fprintf(f, usage_text, triple);
   free(triple);
+}
+
+/* -weights=bin,txt,embedded: 1 after reporting an unknown kind. */
+static int parse_weights(const char *v, unsigned *out) {
+  static const struct { const char *name; unsigned bit; } kinds[] = {
+      {"bin", GLOW_WEIGHTS_BIN}, {"txt", GLOW_WEIGHTS_TXT}, {"embedded", GLOW_WEIGHTS_EMBEDDED}};
+  *out = 0;
+  while (*v) {
+    size_t n = strcspn(v, ",");
+    unsigned bit = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+      if (strlen(kinds[k].name) == n && !strncmp(kinds[k].name, v, n))
+        bit = kinds[k].bit;
+    if (!bit) {
+      glow_error("-weights", "unknown kind '%.*s' (kinds: bin, txt, embedded; comma-separated)", (int)n, v);
+      return 1;
+    }
+    *out |= bit;
+    v += n + (v[n] == ',');
+  }
+  if (!*out) {
+    glow_error("-weights", "empty list (kinds: bin, txt, embedded; comma-separated)");
+    return 1;
+  }
+  return 0;
 }
 
 /* "-name=value" / "-name value" / "--name ...": returns the value, or NULL if arg is not this option. */
@@ -178,7 +218,7 @@ static int valid_ident(const char *s) {
 
 int glow_driver_parse(int argc, char **argv, glow_driver_options *d) {
   memset(d, 0, sizeof *d);
-  d->bundle.target.pic = 1;
+  d->bundle.target.pic = -1;
   int bad = 0;
   for (int i = 1; i < argc; i++) {
     const char *v;
@@ -208,6 +248,15 @@ int glow_driver_parse(int argc, char **argv, glow_driver_options *d) {
       d->bundle.target.cpu = v;
     else if ((v = match(argc, argv, &i, "mattr", 1)))
       d->bundle.target.features = v;
+    else if ((v = match(argc, argv, &i, "float-abi", 1))) {
+      if (!strcmp(v, "soft") || !strcmp(v, "softfp") || !strcmp(v, "hard"))
+        d->bundle.target.float_abi = v;
+      else {
+        glow_error("-float-abi", "'%s' is not soft, softfp or hard", v);
+        bad = 1;
+      }
+    } else if ((v = match(argc, argv, &i, "weights", 1)))
+      bad |= parse_weights(v, &d->bundle.weights);
     else if ((v = match(argc, argv, &i, "relocation-model", 1))) {
       if (!strcmp(v, "pic") || !strcmp(v, "static"))
         d->bundle.target.pic = !strcmp(v, "pic");
@@ -275,6 +324,8 @@ int glow_driver_parse(int argc, char **argv, glow_driver_options *d) {
   }
   if (!d->bundle.target.triple)
     d->bundle.target.triple = d->owned_triple = glow_default_triple();
+  if (!d->bundle.weights)
+    d->bundle.weights = GLOW_WEIGHTS_BIN | (d->bundle.dynamic_api ? 0 : GLOW_WEIGHTS_TXT);
   return 0;
 }
 

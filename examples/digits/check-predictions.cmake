@@ -1,5 +1,12 @@
 # Runs the digits example and checks its predictions against expected.txt
 # (ONNX Runtime's predictions for the same samples, written by train-digits.py).
+# NO_FILES_GLOB (optional): files that must not exist (e.g. weights files of an embedded-weights bundle).
+if(NO_FILES_GLOB)
+  file(GLOB unexpected ${NO_FILES_GLOB})
+  if(unexpected)
+    message(FATAL_ERROR "files that should not have been written: ${unexpected}")
+  endif()
+endif()
 execute_process(COMMAND ${EXE} ${WEIGHTS} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "digits-classify failed (${rc}):\n${out}")

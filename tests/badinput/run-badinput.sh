@@ -62,7 +62,19 @@ bad-bundle-api)
   want="-bundle-api.*shared" ;;
 bad-target)
   args=(-model="$relu" -emit-bundle="$out" -target=nosucharch-linux-gnu)
-  want="-target.*nosucharch" ;;
+  want="-target.*nosucharch.*aarch64-linux-gnu.*riscv64-linux-gnu.*thumbv7em-none-eabihf" ;;
+bad-cross-mcpu)
+  args=(-model="$relu" -emit-bundle="$out" -target=aarch64-linux-gnu -mcpu=cortex-m4)
+  want="-mcpu.*unknown CPU 'cortex-m4' for target aarch64-linux-gnu.*cortex-a72" ;;
+bad-float-abi)
+  args=(-model="$relu" -emit-bundle="$out" -target=thumbv7em-none-eabihf -float-abi=medium)
+  want="-float-abi.*'medium' is not soft, softfp or hard" ;;
+float-abi-not-arm)
+  args=(-model="$relu" -emit-bundle="$out" -target=riscv64-linux-gnu -float-abi=hard)
+  want="-float-abi.*32-bit Arm.*riscv64-linux-gnu" ;;
+bad-weights)
+  args=(-model="$relu" -emit-bundle="$out" -weights=bin,zip)
+  want="-weights.*unknown kind 'zip'.*embedded" ;;
 bad-mcpu)
   args=(-model="$relu" -emit-bundle="$out" -mcpu=nosuchcpu)
   want="-mcpu.*unknown CPU 'nosuchcpu'.*znver4" ;;

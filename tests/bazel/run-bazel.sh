@@ -15,6 +15,14 @@ bin=$(bz info "${bz_build_flags[@]}" bazel-bin)
 out=$("$bin/examples/digits/digits-classify" "$bin/examples/digits/digits_bundle.bundle/digits.weights.bin")
 check_predictions "$out" "$src/examples/digits/expected.txt"
 
+# -weights=embedded: no weights file, the entry point called with NULL weights.
+bz build "${bz_build_flags[@]}" //tests/integration:embedded-weights
+check_predictions "$("$bin/tests/integration/embedded-weights")" "$src/examples/digits/expected.txt"
+if ls "$bin/tests/integration/digits_embedded.bundle/" | grep -q weights; then
+  echo "glow_bundle(weights = \"embedded\") wrote a weights file" >&2
+  exit 1
+fi
+
 if [ -n "$cmake_bundle" ]; then
   for f in digits.o digits.h digits.weights.bin; do
     cmp "$cmake_bundle/$f" "$bin/examples/digits/digits_bundle.bundle/$f"

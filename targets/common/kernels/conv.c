@@ -104,7 +104,7 @@ CONV_INTEGER(i8_i8, int8_t, int8_t)
  * narrower).
  * t: Y, X, W, B (B may be NULL); p: as glow_k_conv_f32. */
 #define CONV_PB 6
-#define CONV_PANEL 16384 /* floats: 64 KiB */
+#define CONV_PANEL GLOW_STACK_PANEL_FLOATS
 
 /* panel[tap][c][j] = W[j][c][tap] (W rows ld apart, zero for j >= rows): 16 x 16
  * blocks of each row's (c, tap) sequence transposed in registers. */
@@ -128,6 +128,10 @@ GLOW_KERNEL(conv_fast_f32) {
   const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3];
   int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3];
   WIN_PARAMS(4);
+  if (ksz * 16 > CONV_PANEL) { /* the lowering checks 64 KiB; a smaller target panel may not fit */
+    glow_k_conv_f32(t, p);
+    return;
+  }
   int64_t K = Cg * ksz, cchunk = CONV_PANEL / 16 / ksz;
   cchunk = cchunk < 1 ? 1 : cchunk > Cg ? Cg : cchunk;
   float panel[CONV_PANEL];
@@ -216,7 +220,7 @@ GLOW_KERNEL(conv_fast_f32) {
  * The caller (lowering) checks that a padded plane fits CONV_PLANE floats:
  * rows IH + pb + pe, each of s phases of OW + (KW - 1) * d / s + 16 floats.
  * t: Y, X, W, B (B may be NULL); p: as glow_k_conv_f32. */
-#define CONV_PLANE 16384 /* floats: 64 KiB */
+#define CONV_PLANE GLOW_STACK_PANEL_FLOATS
 
 GLOW_KERNEL(conv_plane_f32) {
   float *y = (float *)t[0];
@@ -226,6 +230,10 @@ GLOW_KERNEL(conv_plane_f32) {
   const int64_t *pe = p + 4 + 18;
   int64_t sh = s[1], sw = s[2], dh = d[1], dw = d[2], KH = k[1], KW = k[2];
   int64_t rows = in[1] + pb[1] + pe[1], pw = out[2] + (KW - 1) * dw / sw + 16, rs = sw * pw;
+  if (rows * rs > CONV_PLANE) { /* as in conv_fast_f32 */
+    glow_k_conv_f32(t, p);
+    return;
+  }
   float buf[CONV_PLANE];
   for (int64_t n = 0; n < N; n++)
     for (int64_t g = 0; g < G; g++)

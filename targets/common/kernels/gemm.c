@@ -101,7 +101,7 @@ MATMUL_INTEGER(i8_i8, int8_t, int8_t)
  * connected layer) instead takes dot products along K, 16 lanes at a time. */
 #define MM_MR 6
 #define MM_NC 64
-#define MM_PANEL 16384 /* floats: 64 KiB */
+#define MM_PANEL GLOW_STACK_PANEL_FLOATS
 
 static inline float mm_hsum(const glow_nn_v16 *v) {
   float s = 0.0f;

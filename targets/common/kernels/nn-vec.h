@@ -15,6 +15,13 @@ static inline void glow_nn_range(int64_t off, int64_t s, int64_t lim, int64_t n,
   *hi = h;
 }
 
+/* Floats in one stack panel of the conv and matmul kernels: 64 KiB by default;
+ * targets with small stacks (Cortex-M) set less in their GLOWC_TARGET_CFLAGS, and
+ * kernels whose shapes need a larger panel fall back to the generic loops. */
+#ifndef GLOW_STACK_PANEL_FLOATS
+#define GLOW_STACK_PANEL_FLOATS 16384
+#endif
+
 /* 16 floats as one vector (LLVM splits it where vectors are narrower). */
 typedef float glow_nn_v16 __attribute__((vector_size(64), aligned(4)));
 

@@ -1,0 +1,19 @@
+#include "target.h"
+
+extern const unsigned char glow_kernels_armv7em[];
+extern const size_t glow_kernels_armv7em_size;
+
+static const char *const arches[] = {"thumbv7em", NULL};
+
+const glow_target glow_target_armv7em = {
+    .version = GLOW_TARGET_INTERFACE_VERSION,
+    .name = "armv7em",
+    .arches = arches,
+    .kernel_triple = "thumbv7em-none-eabihf",
+    .default_cpu = "cortex-m4",
+    .default_features = "",
+    .cpu_examples = "cortex-m4, cortex-m7",
+    .arm_float_abi = 1,
+    .bitcode = glow_kernels_armv7em,
+    .bitcode_size = &glow_kernels_armv7em_size,
+};
