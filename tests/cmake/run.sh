@@ -34,7 +34,7 @@ cross_configure() { # <toolchain file or system:processor> [cmake args...]: the 
     set -- -DCMAKE_TOOLCHAIN_FILE="$how" "$@"
   fi
   rm -rf "$tree"
-  cmake -S "$here/cross" -B "$tree" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_ROOT_PATH="$prefix" \
+  cmake -S "$here/cross" -B "$tree" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
         -DDIGITS_DIR="$digits" "$@" >"$tree.log" 2>&1
 }
 
