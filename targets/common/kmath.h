@@ -75,7 +75,26 @@ static inline uint64_t glow_d_bits(double f) {
 static inline float glow_fabsf(float x) { return __builtin_fabsf(x); }
 static inline double glow_fabs(double x) { return __builtin_fabs(x); }
 static inline float glow_sqrtf(float x) { return __builtin_sqrtf(x); }
+#if defined(__arm__) && !(__ARM_FP & 8)
+/* No double-precision FPU (Cortex-M4): __builtin_sqrt would call libm. Two Newton
+ * steps from the single-precision root (24 -> 48 -> 96 bits), x scaled into float
+ * range by powers of 4. */
+static inline double glow_sqrt(double x) {
+  if (!(x > 0.0) || x == GLOW_INF)
+    return x == 0.0 || x == GLOW_INF ? x : GLOW_NAN;
+  double s = 1.0;
+  for (; x > 0x1p64; x *= 0x1p-64)
+    s *= 0x1p32;
+  for (; x < 0x1p-64; x *= 0x1p64)
+    s *= 0x1p-32;
+  double y = (double)__builtin_sqrtf((float)x);
+  y = 0.5 * (y + x / y);
+  y = 0.5 * (y + x / y);
+  return y * s;
+}
+#else
 static inline double glow_sqrt(double x) { return __builtin_sqrt(x); }
+#endif
 static inline float glow_copysignf(float x, float s) { return __builtin_copysignf(x, s); }
 static inline double glow_copysign(double x, double s) { return __builtin_copysign(x, s); }
 

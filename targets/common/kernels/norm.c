@@ -3,8 +3,8 @@
 #include "kmath.h"
 #include "kernels/nn-vec.h"
 
-static inline float nn_sqrt_f32(float x) { return __builtin_sqrtf(x); }
-static inline double nn_sqrt_f64(double x) { return __builtin_sqrt(x); }
+static inline float nn_sqrt_f32(float x) { return glow_sqrtf(x); }
+static inline double nn_sqrt_f64(double x) { return glow_sqrt(x); }
 
 /* y = x * a[c] + b[c], a = scale / sqrt(var + eps), b = B - mean * a.
  * t: Y, X, scale, B, mean, var; p: N, C, S (elements per channel), eps */

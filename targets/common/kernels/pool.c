@@ -107,7 +107,7 @@ AVGPOOL(f64, double)
           acc += q;                                                                                                    \
         },                                                                                                             \
         y[oi] = e == 1   ? acc                                                                                         \
-                : e == 2 ? (T)__builtin_sqrt((double)acc)                                                              \
+                : e == 2 ? (T)glow_sqrt((double)acc)                                                              \
                          : (T)glow_powf((float)acc, 1.0f / (float)e))                                               \
   }
 

@@ -181,8 +181,8 @@ static inline void glow_r_next(int64_t *idx, int64_t *off, int64_t n, const int6
 #define MEAN(a) ((T)((a) / (A)count))
 #define MEAN_S(a) ((T)(count ? (int64_t)(a) / count : 0))
 #define MEAN_U(a) ((T)(count ? (a) / (uint64_t)count : 0))
-#define SQRTF(a) __builtin_sqrtf(a)
-#define SQRT(a) __builtin_sqrt(a)
+#define SQRTF(a) glow_sqrtf(a)
+#define SQRT(a) glow_sqrt(a)
 
 #define REDUCE_FLOAT(S, TT, INF, SQRTX, EXP, LOG)                                                              \
   REDUCE(sum_##S, TT, TT, 0, ID, ADD, KEEP)                                                                    \
