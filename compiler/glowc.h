@@ -138,6 +138,7 @@ typedef struct glow_op_info {
 /* util/diag.c */
 void glow_internal(const char *file, int line, const char *msg);
 void glow_error(const char *where, const char *fmt, ...);
+void glow_warning(const char *where, const char *fmt, ...); /* "where: warning: ..."; not counted as an error */
 int glow_node_error(const glow_graph *g, const glow_node *n, const char *fmt, ...);
 int glow_error_count(void);
 void glow_set_quiet(int quiet); /* diagnostics counted but not printed (fuzzing) */
