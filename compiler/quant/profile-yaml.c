@@ -125,15 +125,14 @@ static int is_key(const yaml_node_t *n, const char *key) {
 
 static yaml_node_t *node(const reader *r, int id) { return yaml_document_get_node(r->doc, id); }
 
-/* A finite number, all of the scalar. */
+/* A number that is finite as a float, all of the scalar. */
 static int read_number(const reader *r, const yaml_node_t *n, const char *what, double *v) {
   if (n->type != YAML_SCALAR_NODE)
     return bad(r, n, "%s is not a number", what);
   char *end;
-  errno = 0;
   *v = strtod(text(n), &end);
-  if (end == text(n) || *end || isnan(*v) || isinf(*v))
-    return bad(r, n, "%s is not a finite number", what);
+  if (end == text(n) || *end || !isfinite((float)*v))
+    return bad(r, n, "%s is not a finite float", what);
   return 0;
 }
 
