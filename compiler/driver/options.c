@@ -85,9 +85,9 @@ static const char *profiler_usage_text =
     "\n"
     "Runs an ONNX model in glowc's reference interpreter over calibration samples and\n"
     "writes the range (Min, Max) and a 2000-bin histogram of every float value as a\n"
-    "quantization profile in Glow's YAML format, for -load-profile. Values are named\n"
-    "'<ONNX value name>:0'. The same model, options and samples give the same bytes; on\n"
-    "a terminal, progress goes to stderr.\n"
+    "quantization profile in Glow's YAML format (Glow's tools read it too). Values are\n"
+    "named '<ONNX value name>:0'. The same model, options and samples give the same\n"
+    "bytes; on a terminal, progress goes to stderr.\n"
     "\n"
     "OPTIONS:\n"
     "  -model=<file>               ONNX model to profile (required).\n"
@@ -379,7 +379,7 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
   if (d->dump_profile) {
     if (d->out_dir) {
       glow_error("-dump-profile", "profiling runs the model in glowc's interpreter and emits no bundle: drop "
-                                  "-emit-bundle, then compile with -load-profile=%s", d->dump_profile);
+                                  "-emit-bundle (or compile in a second run)");
       return -1;
     }
     return 0;
