@@ -59,7 +59,8 @@ static int match_inputs(const glow_graph *g, glow_dataset *ds, int n, int *of_in
   return rc;
 }
 
-/* On a terminal, for runs longer than half a second: "profiling: 37/200 samples". */
+/* On a terminal, for runs longer than half a second: "profiling: 37/200 samples",
+ * the cursor left at the start of the line so that an error message replaces it. */
 typedef struct {
   int tty, shown;
   double start, last;
@@ -69,14 +70,14 @@ static void progress_update(progress *p, int done, int total) {
   double t = now();
   if (!p->tty || t - p->start < 0.5 || (t - p->last < 0.1 && done < total))
     return;
-  fprintf(stderr, "\rprofiling: %d/%d samples", done, total);
+  fprintf(stderr, "profiling: %d/%d samples\r", done, total);
   fflush(stderr);
   p->shown = 1;
   p->last = t;
 }
 
-static void progress_end(progress *p) {
-  if (p->shown)
+static void progress_end(progress *p, int ok) {
+  if (p->shown && ok)
     fputc('\n', stderr);
 }
 
@@ -104,7 +105,7 @@ static int run_samples(const glow_driver_options *d, const glow_graph *g, glow_d
     }
     progress_update(&pg, s + 1, nsamples);
   }
-  progress_end(&pg);
+  progress_end(&pg, !rc);
   if (!rc)
     rc = glow_profile_save(glow_profiler_profile(pr), d->dump_profile);
   if (!rc && d->verbose)
