@@ -3,7 +3,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS model-compiler glowc EXPORT glowcTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS model-compiler glowc model-profiler EXPORT glowcTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS glowc_runtime EXPORT glowcTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -138,6 +138,7 @@ typedef struct glow_op_info {
 /* util/diag.c */
 void glow_internal(const char *file, int line, const char *msg);
 void glow_error(const char *where, const char *fmt, ...);
+void glow_warning(const char *where, const char *fmt, ...); /* "where: warning: ..."; not counted as an error */
 int glow_node_error(const glow_graph *g, const glow_node *n, const char *fmt, ...);
 int glow_error_count(void);
 void glow_set_quiet(int quiet); /* diagnostics counted but not printed (fuzzing) */
@@ -287,6 +288,16 @@ int glow_run_passes(glow_graph *g, const glow_pass_options *o);
 typedef struct glow_tensor { glow_dtype dt; int rank; int64_t dims[GLOW_MAX_RANK]; void *data; } glow_tensor;
 /* Runs the whole graph: inputs in graph-input order; outputs allocated (free with free()). */
 int glow_interp_run(const glow_graph *g, const glow_tensor *inputs, glow_tensor *outputs);
+/* Sees one value's dense row-major data, valid only during the call. */
+typedef void (*glow_interp_observer)(void *ctx, const glow_graph *g, int value_id, const void *data);
+/* glow_interp_run that also calls cb for every observed value (see below) once
+ * per run: the graph inputs in graph-input order, then each live node's outputs
+ * right after the node ran, in node order. */
+int glow_interp_run_observed(const glow_graph *g, const glow_tensor *inputs, glow_tensor *outputs,
+                             glow_interp_observer cb, void *ctx);
+/* 1 if value_id is observed when it is computed: a non-constant float value
+ * (float, double, float16, bfloat16) with a known shape. */
+int glow_interp_observes(const glow_graph *g, int value_id);
 /* Evaluates one node whose inputs are all constants; its outputs become constants. */
 int glow_interp_fold_node(glow_graph *g, int node_id);
 

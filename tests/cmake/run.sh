@@ -42,7 +42,7 @@ case $test in
 install)
   rm -rf "$prefix"
   cmake --install "$build" --prefix "$prefix" >/dev/null
-  for f in bin/model-compiler bin/glowc include/glow-runtime.h lib/cmake/glowc/glowcConfig.cmake \
+  for f in bin/model-compiler bin/glowc bin/model-profiler include/glow-runtime.h lib/cmake/glowc/glowcConfig.cmake \
            lib/cmake/glowc/glowcConfigVersion.cmake lib/cmake/glowc/GlowBundle.cmake; do
     [ -e "$prefix/$f" ] || { echo "not installed: $f"; exit 1; }
   done ;;
