@@ -12,6 +12,8 @@
 # cross        toolchain files (tests/cmake/cross, toolchains/) and system/processor pairs give
 #              their triples: -target=aarch64-linux-gnu, riscv64-linux-gnu, thumbv7em-none-eabihf
 # cross-unknown  a processor with no known triple is a configure error naming it; TARGET settles it
+# cross-installed  the consumer (bundle + runtime) cross-built for AArch64 with the installed
+#              toolchain file against the installed prefix, run under qemu (exit 77: skipped)
 # cache        with GLOWC_CACHE_DIR set, a second clean build compiles no bundle (all cache hits)
 set -euo pipefail
 test=$1 build=$2 src=$3 work=$4
@@ -43,6 +45,7 @@ install)
   rm -rf "$prefix"
   cmake --install "$build" --prefix "$prefix" >/dev/null
   for f in bin/model-compiler bin/glowc bin/model-profiler include/glow-runtime.h lib/cmake/glowc/glowcConfig.cmake \
+           share/glowc/runtime/runtime.c share/glowc/toolchains/aarch64-linux-gnu.cmake \
            lib/cmake/glowc/glowcConfigVersion.cmake lib/cmake/glowc/GlowBundle.cmake; do
     [ -e "$prefix/$f" ] || { echo "not installed: $f"; exit 1; }
   done ;;
@@ -126,6 +129,18 @@ cross)
     echo "$how: $line"
     grep -q -- " -target=$want" <<<"$line" || { echo "$how: no -target=$want"; exit 1; }
   done ;;
+cross-installed)
+  for tool in aarch64-linux-gnu-gcc qemu-aarch64; do
+    command -v $tool >/dev/null || { echo "skipped: $tool not found"; exit 77; }
+  done
+  tree=$work/cross-installed
+  configure "$tree" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_TOOLCHAIN_FILE="$prefix/share/glowc/toolchains/aarch64-linux-gnu.cmake"
+  cmake --build "$tree"
+  file "$tree/classify" | grep -q "ARM aarch64" || { file "$tree/classify"; exit 1; }
+  printf '#!/bin/sh\nexec qemu-aarch64 -L /usr/aarch64-linux-gnu "%s" "$@"\n' "$tree/classify" >"$tree/run-classify"
+  chmod +x "$tree/run-classify"
+  check "$tree/run-classify" "$tree/digits.bundle/digits.weights.bin" ;;
 cross-unknown)
   # A processor with no known triple fails configure, naming it; TARGET settles it.
   for how in Linux:mips64 Linux:arm Generic:aarch64; do
