@@ -211,6 +211,7 @@ void glow_graph_free(glow_graph *g);
 int glow_value_add(glow_graph *g, const char *name); /* returns id; name may be NULL */
 int glow_value_find(const glow_graph *g, const char *name);
 int glow_node_add(glow_graph *g, glow_op op, const char *name, int nin, const int *in, int nout, const int *out);
+void glow_node_free(glow_node *n); /* its name, inputs, outputs and attributes (the node itself is in g->nodes) */
 int64_t glow_value_numel(const glow_value *v);
 size_t glow_value_bytes(const glow_value *v);
 void glow_value_set_shape(glow_value *v, glow_dtype dt, int rank, const int64_t *dims);

@@ -3,6 +3,7 @@
 #define GLOW_DRIVER_H
 
 #include "glowc.h"
+#include "quant/quant.h"
 
 typedef struct glow_driver_options {
   const char *model, *out_dir, *dot_file;
@@ -15,6 +16,9 @@ typedef struct glow_driver_options {
   const char *cache_dir;    /* -cache-dir or GLOWC_CACHE_DIR; NULL: none */
   const char *remote_cache; /* -remote-cache=http://host:port[/prefix]; NULL: none */
   const char *dump_profile;  /* -dump-profile=<file.yml>: profile instead of compiling */
+  const char *load_profile;  /* -load-profile=<file.yml>: quantize with it */
+  glow_quant_options quant;
+  int quant_set;             /* a quantization option other than -load-profile was given */
   int ndatasets;
   const char **datasets;     /* -input-dataset=<input>,<kind>,<file or dir> */
   char *owned_name, *owned_triple;
@@ -26,6 +30,10 @@ void glow_driver_usage(glow_driver_tool tool, FILE *f);
 /* model-profiler takes only the options its -help lists. */
 int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_options *d);
 void glow_driver_options_free(glow_driver_options *d);
+/* "-name=value" / "-name value" / "--name ...": the value ("" without one), or NULL if argv[*i] is not this option. */
+const char *glow_option_match(int argc, char **argv, int *i, const char *name, int takes_value);
+/* driver/options-quant.c: 1 if argv[*i] is a quantization option (*bad set after an error), else 0. */
+int glow_parse_quant_option(int argc, char **argv, int *i, glow_driver_options *d, int *bad);
 
 /* driver/cache.c */
 /* The entry's key (64 hex digits); -1 if an input cannot be read (the compile then reports it). */

@@ -115,4 +115,31 @@ const glow_profile_entry *glow_profile_find(const glow_profile *p, const char *v
  * lists every missing and every unexpected name. */
 int glow_profile_check(const glow_profile *p, const glow_graph *g, const char *path);
 
+/* quant/quantize.c: the float graph into QLinearConv / QLinearMatMul / int8 MaxPool
+ * with QuantizeLinear and DequantizeLinear between, from a checked profile. */
+typedef enum {
+  GLOW_QUANT_ASYMMETRIC,      /* [min, max] on [-128, 127], any zero point */
+  GLOW_QUANT_SYMMETRIC,       /* [-a, a], zero point 0 */
+  GLOW_QUANT_SYMMETRIC_UINT8, /* symmetric, or [0, max] on [-128, 127] when min >= 0 */
+  GLOW_QUANT_SYMMETRIC_POW2,  /* symmetric with a power-of-2 scale */
+} glow_quant_schema;
+typedef struct glow_quant_options {
+  const char *profile_path; /* -load-profile, for messages */
+  glow_quant_schema schema; /* -quantization-schema */
+  int channelwise;          /* -enable-channelwise: a weight scale per output channel */
+  int calibration_kl;       /* -quantization-calibration=KL: ranges clipped by minimum KL divergence */
+  const char *keep_kinds;   /* -keep-original-precision-for-nodes: ONNX op names, comma-separated */
+  int verbose;
+} glow_quant_options;
+/* @return 0, or -1 after an error naming the value with no range. */
+int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_options *o);
+/* The scale and zero point of an int8 value over [lo, hi] under a schema (zero always exact). */
+void glow_quant_params(float lo, float hi, glow_quant_schema s, float *scale, int *zp);
+
+/* quant/calibrate-kl.c */
+/* The range [*lo, *hi] within e's that loses least information when quantized to
+ * 8 bits: the clipping threshold with the smallest KL divergence between the
+ * histogram and its 255-level quantization (TensorRT's entropy calibration). */
+void glow_quant_kl_range(const glow_profile_entry *e, float *lo, float *hi);
+
 #endif
