@@ -33,13 +33,13 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
     (offset macros in the header; the compiler then also writes
     ``<name>.weights.txt``).
   ``PROFILE``
-    A quantization profile: a YAML file (a file-level dependency) or a target
-    whose ``GLOW_PROFILE`` property names one (what ``glow_profile()`` will
-    create). Passed as ``-load-profile=<file>``. Accepted now; it gains its
-    meaning in the quantization issue, and until then the compiler rejects it.
+    A quantization profile: a YAML file (a file-level dependency) or a
+    ``glow_profile()`` target (its ``GLOW_PROFILE`` property names the file).
+    Passed as ``-load-profile=<file>``: the bundle is quantized to int8.
   ``QUANTIZATION_SCHEMA``
-    Passed as ``-quantization-schema=<schema>``; like ``PROFILE``, the
-    compiler does not know it yet.
+    Passed as ``-quantization-schema=<schema>`` (asymmetric, symmetric,
+    symmetric_with_uint8, symmetric_with_power2_scale); other quantization
+    options go in ``OPTIONS``.
   ``WEIGHTS``
     How the constant weights ship. ``bin`` (the default): ``<name>.weights.bin``,
     raw. ``txt``: ``<name>.weights.txt``, the same bytes as a C initializer

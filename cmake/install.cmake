@@ -27,6 +27,6 @@ file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/glowcPaths.cmake
 # it a 32-bit project (Cortex-M) finds glowc "unsuitable (64bit)".
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/glowcConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion ARCH_INDEPENDENT)
-install(FILES ${CMAKE_CURRENT_LIST_DIR}/glowcConfig.cmake ${CMAKE_CURRENT_LIST_DIR}/GlowBundle.cmake
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/glowcConfig.cmake ${CMAKE_CURRENT_LIST_DIR}/GlowBundle.cmake ${CMAKE_CURRENT_LIST_DIR}/GlowProfile.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/glowcConfigVersion.cmake ${CMAKE_CURRENT_BINARY_DIR}/glowcPaths.cmake
   DESTINATION ${glowc_cmake_dir})
