@@ -14,6 +14,8 @@
 #include "glow-runtime.h"
 #include INT8_HEADER /* the int8 bundle under test, named INT8_NET (one program per schema) */
 
+#define BUNDLE_OF(net) GLOW_BUNDLE(net) /* expands INT8_NET before GLOW_BUNDLE pastes it */
+
 static int classify(const glow_bundle *b, const char *weights, const float *images, const int *labels, int n,
                     int *correct) {
   glow_weights *w = NULL;
@@ -46,7 +48,7 @@ static int classify(const glow_bundle *b, const char *weights, const float *imag
 }
 
 int main(int argc, char **argv) {
-  static const glow_bundle f32 = GLOW_BUNDLE(digits_f32), int8 = GLOW_BUNDLE(INT8_NET);
+  static const glow_bundle f32 = GLOW_BUNDLE(digits_f32), int8 = BUNDLE_OF(INT8_NET);
   if (argc != 5) {
     fprintf(stderr, "usage: %s <float.weights.bin> <int8.weights.bin> <images.bin> <labels.txt>\n", argv[0]);
     return 2;
