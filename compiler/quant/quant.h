@@ -139,7 +139,8 @@ void glow_quant_params(float lo, float hi, glow_quant_schema s, float *scale, in
 /* quant/calibrate-kl.c */
 /* The range [*lo, *hi] within e's that loses least information when quantized to
  * 8 bits: the clipping threshold with the smallest KL divergence between the
- * histogram and its 255-level quantization (TensorRT's entropy calibration). */
-void glow_quant_kl_range(const glow_profile_entry *e, float *lo, float *hi);
+ * histogram and its quantization to `levels` steps over [0, threshold] (TensorRT's
+ * entropy calibration). */
+void glow_quant_kl_range(const glow_profile_entry *e, int levels, float *lo, float *hi);
 
 #endif

@@ -95,8 +95,14 @@ static int params_of(qctx *c, int id) {
     return -1;
   }
   float lo = e->min, hi = e->max;
-  if (c->o->calibration_kl)
-    glow_quant_kl_range(e, &lo, &hi);
+  int is_input = 0;
+  for (int i = 0; i < c->g->ninputs; i++)
+    is_input |= c->g->inputs[i] == id;
+  /* KL clips activations only: a graph input's range is the data's, not a distribution's tail. */
+  if (c->o->calibration_kl && !is_input) { /* steps over [0, threshold]: 255 one-sided unless symmetric */
+    int one_sided = lo >= 0.0f && c->o->schema != GLOW_QUANT_SYMMETRIC && c->o->schema != GLOW_QUANT_SYMMETRIC_POW2;
+    glow_quant_kl_range(e, one_sided ? 255 : 128, &lo, &hi);
+  }
   glow_quant_params(lo, hi, c->o->schema, &q->scale, &q->zp);
   q->have = 1;
   return 0;
@@ -281,6 +287,7 @@ static int rewrite_matmul(qctx *c, glow_node *n) {
   quantize_weights(bt, 1, k * cols, 0, bq, &bs);
   free(bt);
   int64_t dims[2] = {k, cols};
+  b = &g->vals[n->in[1]]; /* values were added: g->vals may have moved */
   int bq_id = new_value(g, b->name, ".quantized");
   glow_value_make_const(g, bq_id, GLOW_DT_I8, 2, dims, bq);
   free(bq);
