@@ -6,8 +6,10 @@
 #   GLOWC_BENCH_MCPU  -mcpu for the bundles (default: native)
 #   GLOWC_BENCH_ITERS timed runs per model (default: 30)
 #
-# Prints one line per model: glowc median ms, ONNX Runtime median ms, and the
-# ratio glowc/ORT (below 1 means glowc is faster).
+# Prints one line per model: glowc median ms, ONNX Runtime median ms, the ratio
+# glowc/ORT (below 1 means glowc is faster), then the int8 bundle (quantized with
+# a profile of 32 random images, tests/accuracy/random-inputs.py) median ms and
+# the float/int8 speedup.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 shift
@@ -18,7 +20,7 @@ mcpu=${GLOWC_BENCH_MCPU:-native}
 iters=${GLOWC_BENCH_ITERS:-30}
 mkdir -p "$work"
 /usr/bin/python3 "$src/tests/models/gen-models.py" "$work/models" "${models[@]}" >/dev/null
-printf '%-16s %12s %12s %10s %12s\n' model glowc_ms ort_ms ratio compile_s
+printf '%-16s %12s %12s %10s %12s %12s %10s\n' model glowc_ms ort_ms ratio compile_s int8_ms f32/int8
 for m in "${models[@]}"; do
   out=$work/$m
   mkdir -p "$out"
@@ -29,6 +31,15 @@ for m in "${models[@]}"; do
   cc -O2 -I"$src/runtime" "$src/bench/bench-bundle.c" "$src/runtime/runtime.c" "$out/model.o" -o "$out/bench"
   g=$("$out/bench" "$out/model.weights.bin" "$iters" 3 | awk '{print $2}')
   o=$(node "$src/bench/ort-bench.js" "$work/models/$m/model.onnx" "$iters" 3 | awk '{print $2}')
-  awk -v m="$m" -v g="$g" -v o="$o" -v c="$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')" \
-    'BEGIN { printf "%-16s %12s %12s %10.2f %12.2f\n", m, g, o, g / o, c }'
+  q=$out/int8
+  mkdir -p "$q"
+  /usr/bin/python3 "$src/tests/accuracy/random-inputs.py" "$work/models/$m/model.onnx" "$q/calibration" 32 >/dev/null
+  "$build/compiler/driver/model-profiler" -model="$work/models/$m/model.onnx" \
+    -input-dataset=input,rawbin,"$q/calibration" -dump-profile="$q/profile.yml"
+  "$build/compiler/driver/model-compiler" -model="$work/models/$m/model.onnx" -emit-bundle="$q" \
+    -network-name=model -bundle-api=dynamic -mcpu="$mcpu" -load-profile="$q/profile.yml"
+  cc -O2 -I"$src/runtime" "$src/bench/bench-bundle.c" "$src/runtime/runtime.c" "$q/model.o" -o "$q/bench"
+  i8=$("$q/bench" "$q/model.weights.bin" "$iters" 3 | awk '{print $2}')
+  awk -v m="$m" -v g="$g" -v o="$o" -v c="$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')" -v q="$i8" \
+    'BEGIN { printf "%-16s %12s %12s %10.2f %12.2f %12s %10.2f\n", m, g, o, g / o, c, q, g / q }'
 done

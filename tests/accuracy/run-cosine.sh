@@ -8,21 +8,8 @@ set -euo pipefail
 mc=$1 mp=$2 cc=$3 src=$4 model=$5 work=$6
 shift 6
 rm -rf "$work"
-mkdir -p "$work/calibration" "$work/inputs"
-shape=$(/usr/bin/python3 - "$model" "$work" <<'PY'
-import sys
-import numpy as np
-import onnx
-m = onnx.load(sys.argv[1])
-dims = [d.dim_value for d in m.graph.input[0].type.tensor_type.shape.dim]
-rng = np.random.default_rng(0)
-for i in range(32):
-    rng.standard_normal(dims).astype("<f4").tofile("%s/calibration/%02d.bin" % (sys.argv[2], i))
-for i in range(8):
-    rng.standard_normal(dims).astype("<f4").tofile("%s/inputs/%02d.bin" % (sys.argv[2], i))
-print(dims)
-PY
-)
+shape=$(/usr/bin/python3 "$src/tests/accuracy/random-inputs.py" "$model" "$work/calibration" 32 0)
+/usr/bin/python3 "$src/tests/accuracy/random-inputs.py" "$model" "$work/inputs" 8 1 >/dev/null
 echo "input ${shape}: 32 calibration and 8 test images"
 start=$(date +%s)
 "$mp" -model="$model" -input-dataset=input,rawbin,"$work/calibration" -dump-profile="$work/profile.yml"
