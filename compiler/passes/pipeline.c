@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "glowc.h"
+#include "quant/quant.h"
 
 static int run(glow_graph *g, const glow_pass_options *o, const char *name,
                int (*pass)(glow_graph *, const glow_pass_options *)) {
@@ -22,6 +23,8 @@ int glow_run_passes(glow_graph *g, const glow_pass_options *o) {
   if (run(g, o, "infer-fold", glow_pass_infer_fold))
     return -1;
   if (run(g, o, "fold-batchnorm", glow_pass_fold_batchnorm))
+    return -1;
+  if (run(g, o, "fold-qdq", glow_pass_fold_qdq))
     return -1;
   if (run(g, o, "materialize-outputs", glow_pass_materialize_outputs))
     return -1;

@@ -143,4 +143,8 @@ void glow_quant_params(float lo, float hi, glow_quant_schema s, float *scale, in
  * entropy calibration). */
 void glow_quant_kl_range(const glow_profile_entry *e, int levels, float *lo, float *hi);
 
+/* quant/fold-qdq.c: pre-quantized ONNX's DequantizeLinear -> Conv/MatMul ->
+ * QuantizeLinear patterns into QLinearConv/QLinearMatMul (a pass of the pipeline). */
+int glow_pass_fold_qdq(glow_graph *g, const glow_pass_options *o);
+
 #endif
