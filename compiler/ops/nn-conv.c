@@ -1,16 +1,20 @@
-/* Conv and ConvInteger: N x C x D1.. input, M x C/group x K1.. weights. */
+/* Conv, ConvInteger and QLinearConv: N x C x D1.. input, M x C/group x K1.. weights. */
 #include <stdlib.h>
 
 #include "ops/nn-util.h"
+#include "ops/quant-util.h"
 
 typedef struct {
   int64_t N, C, M, G, Cg, Mg;
   glow_nn_win w;
 } conv_shape;
 
-/* Shapes of X (input 0) and W (input 1); `integer`: ConvInteger's dtypes. */
+/* Where W is: input 3 of QLinearConv, input 1 of the others. */
+static int w_index(const glow_node *n) { return n->op == GLOW_OP_QLINEAR_CONV ? 3 : 1; }
+
+/* Shapes of X (input 0) and W; `integer`: the dtypes of ConvInteger and QLinearConv. */
 static int conv_get(const glow_graph *g, const glow_node *n, int integer, conv_shape *c) {
-  const glow_value *x = glow_in(g, n, 0), *w = glow_in(g, n, 1);
+  const glow_value *x = glow_in(g, n, 0), *w = glow_in(g, n, w_index(n));
   char s1[128], s2[128];
   if (integer) {
     if ((x->dt != GLOW_DT_U8 && x->dt != GLOW_DT_I8) || (w->dt != GLOW_DT_U8 && w->dt != GLOW_DT_I8))
@@ -240,3 +244,90 @@ static int lower_conv_integer(const glow_graph *g, const glow_node *n, glow_kcal
 
 const glow_op_info glow_op_CONV_INTEGER = {"ConvInteger",     2, 4, 1, 1, infer_conv_integer, eval_conv_integer,
                                            lower_conv_integer};
+
+/* QLinearConv: inputs x, x_scale, x_zero_point, w, w_scale, w_zero_point,
+ * y_scale, y_zero_point and an optional int32 bias B; the w parameters may hold
+ * one value per output channel. int32 sums of (x - x_zero_point) * (w -
+ * w_zero_point), plus B, requantized as quant-util.h describes. */
+static int qconv_get(const glow_graph *g, const glow_node *n, conv_shape *c) {
+  if (conv_get(g, n, 1, c))
+    return -1;
+  const glow_value *x = glow_in(g, n, 0), *w = glow_in(g, n, 3), *b = glow_in(g, n, 8);
+  if (!glow_in(g, n, 1) || !glow_in(g, n, 4) || !glow_in(g, n, 6))
+    return glow_node_error(g, n, "x_scale, w_scale and y_scale are required");
+  if (glow_q_check_param(g, n, 1, "x_scale", 1, GLOW_DT_UNDEF, 1) ||
+      glow_q_check_param(g, n, 2, "x_zero_point", 0, x->dt, 1) ||
+      glow_q_check_param(g, n, 4, "w_scale", 1, GLOW_DT_UNDEF, c->M) ||
+      glow_q_check_param(g, n, 5, "w_zero_point", 0, w->dt, c->M) ||
+      glow_q_check_param(g, n, 6, "y_scale", 1, GLOW_DT_UNDEF, 1) ||
+      glow_q_check_param(g, n, 7, "y_zero_point", 0, GLOW_DT_UNDEF, 1))
+    return -1;
+  if (b && (b->dt != GLOW_DT_I32 || b->rank != 1 || b->dims[0] != c->M))
+    return glow_node_error(g, n, "B must be an int32 vector of %lld elements", (long long)c->M);
+  return 0;
+}
+
+static glow_dtype qconv_type(const glow_graph *g, const glow_node *n) {
+  return glow_in(g, n, 7) ? glow_in(g, n, 7)->dt : GLOW_DT_U8;
+}
+
+static int infer_qlinear_conv(glow_graph *g, glow_node *n) {
+  conv_shape c;
+  if (qconv_get(g, n, &c))
+    return -1;
+  int64_t dims[5];
+  conv_out_shape(&c, dims);
+  glow_value_set_shape(glow_out(g, n, 0), qconv_type(g, n), glow_in(g, n, 0)->rank, dims);
+  return 0;
+}
+
+static int eval_qlinear_conv(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  conv_shape c;
+  if (qconv_get(g, n, &c))
+    return -1;
+  const glow_value *xz = glow_in(g, n, 2), *wz = glow_in(g, n, 5), *ws = glow_in(g, n, 4), *yz = glow_in(g, n, 7);
+  double *x = to_double(glow_in(g, n, 0), ins[0], xz, xz ? ins[2] : NULL);
+  double *w = to_double(glow_in(g, n, 3), ins[3], wz, wz ? ins[5] : NULL);
+  const glow_value *y = glow_out(g, n, 0);
+  int64_t e = glow_value_numel(y), nm = c.N * c.M, osz = e / (nm ? nm : 1);
+  double *acc = glow_xmalloc(sizeof(double) * (size_t)(e ? e : 1));
+  conv_ref(&c, x, w, NULL, acc);
+  const int32_t *b = glow_in(g, n, 8) ? ins[8] : NULL;
+  float xs = *(const float *)ins[1], ys = *(const float *)ins[6];
+  int32_t zp = glow_q_zero(yz, yz ? ins[7] : NULL, 0), lo, hi;
+  glow_q_range(y->dt, &lo, &hi);
+  for (int64_t i = 0; i < e; i++) {
+    int64_t m = i / osz % c.M;
+    int32_t a = (int32_t)((int64_t)acc[i] + (b ? b[m] : 0));
+    float mult = (xs * glow_q_scale(ws, ins[4], m)) / ys;
+    glow_elem_seti(y->dt, outs[0], i, glow_q_saturate((float)a * mult, zp, lo, hi));
+  }
+  free(x);
+  free(w);
+  free(acc);
+  return 0;
+}
+
+static int lower_qlinear_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
+  conv_shape c;
+  if (qconv_get(g, n, &c))
+    return -1;
+  const glow_value *ws = glow_in(g, n, 4), *wz = glow_in(g, n, 5);
+  glow_kcall_init(kc, "glow_k_qlinearconv");
+  glow_kcall_tensor(kc, n->out[0]);
+  for (int i = 0; i < 9; i++)
+    glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
+  int64_t p[] = {c.N,
+                 c.G,
+                 c.Cg,
+                 c.Mg,
+                 glow_q_sign_flags(glow_in(g, n, 0)->dt, glow_in(g, n, 3)->dt, qconv_type(g, n)),
+                 glow_value_numel(ws) > 1,
+                 wz && glow_value_numel(wz) > 1};
+  glow_kcall_params(kc, 7, p);
+  glow_nn_win_params(&c.w, kc);
+  return 0;
+}
+
+const glow_op_info glow_op_QLINEAR_CONV = {"QLinearConv",      8, 9, 1, 1, infer_qlinear_conv, eval_qlinear_conv,
+                                           lower_qlinear_conv};
