@@ -64,7 +64,7 @@ static const char *usage_text =
     "                              Checked after -cache-dir; network errors only warn.\n"
     "  -dump-graph-DAG=<file.dot>  Writes the optimized graph in Graphviz format.\n"
     "  -dump-after=<pass>          Prints the IR after a pass (infer-fold, fold-batchnorm,\n"
-    "                              materialize-outputs, dead-nodes).\n"
+    "                              materialize-outputs, pack-weights, dead-nodes).\n"
     "  -verbose                    Reports each stage, memory sizes and timings.\n"
     "  -version                    Prints the version.\n"
     "  -help                       Prints this text.\n";

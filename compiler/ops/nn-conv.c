@@ -12,6 +12,12 @@ typedef struct {
 /* Where W is: input 3 of QLinearConv, input 1 of the others. */
 static int w_index(const glow_node *n) { return n->op == GLOW_OP_QLINEAR_CONV ? 3 : 1; }
 
+/* QLinearConv's W after passes/pack-weights.c: M x K1.. x C4, input channels
+ * innermost and padded to C4 = C/group rounded up to 4 (glow.w_layout = 1). */
+static int w_channels_last(const glow_node *n) {
+  return n->op == GLOW_OP_QLINEAR_CONV && glow_attr_int(n, "glow.w_layout", 0) == 1;
+}
+
 /* Shapes of X (input 0) and W; `integer`: the dtypes of ConvInteger and QLinearConv. */
 static int conv_get(const glow_graph *g, const glow_node *n, int integer, conv_shape *c) {
   const glow_value *x = glow_in(g, n, 0), *w = glow_in(g, n, w_index(n));
@@ -27,16 +33,18 @@ static int conv_get(const glow_graph *g, const glow_node *n, int integer, conv_s
   if (w->rank != x->rank)
     return glow_node_error(g, n, "X %s and W %s must have the same rank", glow_shape_str(x, s1, sizeof s1),
                            glow_shape_str(w, s2, sizeof s2));
+  int last = w_channels_last(n);
   c->N = x->dims[0];
   c->C = x->dims[1];
   c->M = w->dims[0];
   c->G = glow_attr_int(n, "group", 1);
-  if (c->G < 1 || c->C % c->G || c->M % c->G || w->dims[1] * c->G != c->C)
+  int64_t wc = last ? w->dims[w->rank - 1] : w->dims[1], cg = c->G >= 1 ? c->C / c->G : 0;
+  if (c->G < 1 || c->C % c->G || c->M % c->G || (last ? wc != (cg + 3) / 4 * 4 : wc != cg))
     return glow_node_error(g, n, "X %s and W %s do not match for group=%lld", glow_shape_str(x, s1, sizeof s1),
                            glow_shape_str(w, s2, sizeof s2), (long long)c->G);
   c->Cg = c->C / c->G;
   c->Mg = c->M / c->G;
-  return glow_nn_win_get(g, n, x, w->dims + 2, 0, &c->w);
+  return glow_nn_win_get(g, n, x, w->dims + (last ? 1 : 2), 0, &c->w);
 }
 
 static void conv_out_shape(const conv_shape *c, int64_t *dims) {
@@ -267,6 +275,21 @@ static int qconv_get(const glow_graph *g, const glow_node *n, conv_shape *c) {
   return 0;
 }
 
+/* Channels-last weights (M x taps x C4) to the usual M x C/G x taps; frees w. */
+static double *w_standard(const conv_shape *c, double *w) {
+  int64_t taps = 1, c4 = (c->Cg + 3) / 4 * 4;
+  for (int i = 0; i < c->w.nsp; i++)
+    taps *= c->w.k[i];
+  int64_t e = c->M * c->Cg * taps;
+  double *r = glow_xmalloc(sizeof(double) * (size_t)(e ? e : 1));
+  for (int64_t m = 0; m < c->M; m++)
+    for (int64_t ci = 0; ci < c->Cg; ci++)
+      for (int64_t t = 0; t < taps; t++)
+        r[(m * c->Cg + ci) * taps + t] = w[(m * taps + t) * c4 + ci];
+  free(w);
+  return r;
+}
+
 static glow_dtype qconv_type(const glow_graph *g, const glow_node *n) {
   return glow_in(g, n, 7) ? glow_in(g, n, 7)->dt : GLOW_DT_U8;
 }
@@ -288,6 +311,8 @@ static int eval_qlinear_conv(const glow_graph *g, const glow_node *n, void *cons
   const glow_value *xz = glow_in(g, n, 2), *wz = glow_in(g, n, 5), *ws = glow_in(g, n, 4), *yz = glow_in(g, n, 7);
   double *x = to_double(glow_in(g, n, 0), ins[0], xz, xz ? ins[2] : NULL);
   double *w = to_double(glow_in(g, n, 3), ins[3], wz, wz ? ins[5] : NULL);
+  if (w_channels_last(n))
+    w = w_standard(&c, w);
   const glow_value *y = glow_out(g, n, 0);
   int64_t e = glow_value_numel(y), nm = c.N * c.M, osz = e / (nm ? nm : 1);
   double *acc = glow_xmalloc(sizeof(double) * (size_t)(e ? e : 1));
@@ -323,8 +348,9 @@ static int lower_qlinear_conv(const glow_graph *g, const glow_node *n, glow_kcal
                  c.Mg,
                  glow_q_sign_flags(glow_in(g, n, 0)->dt, glow_in(g, n, 3)->dt, qconv_type(g, n)),
                  glow_value_numel(ws) > 1,
-                 wz && glow_value_numel(wz) > 1};
-  glow_kcall_params(kc, 7, p);
+                 wz && glow_value_numel(wz) > 1,
+                 w_channels_last(n)};
+  glow_kcall_params(kc, 8, p);
   glow_nn_win_params(&c.w, kc);
   return 0;
 }

@@ -5,8 +5,9 @@
  * t: Y, X, x_scale, x_zero_point, W, w_scale, w_zero_point, y_scale,
  *    y_zero_point, B (zero points and B may be NULL)
  * p: N, G, C/G, M/G, signedness flags (GLOW_Q_*), w_scale per channel,
- *    w_zero_point per channel, window params in[3], out[3], k[3], s[3], d[3],
- *    pb[3], pe[3]. */
+ *    w_zero_point per channel, W layout (0: M x C/G x taps; 1: M x taps x C4,
+ *    int8, C4 = C/G rounded up to 4, from compiler/passes/pack-weights.c),
+ *    window params in[3], out[3], k[3], s[3], d[3], pb[3], pe[3]. */
 #include "kernels/nn-vec.h"
 #include "kernels/quant.h"
 
@@ -23,15 +24,17 @@ static inline void qconv_direct(uint8_t *const *t, const int64_t *p) {
   float xs = *(const float *)t[2], ys = *(const float *)t[7];
   int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], ws_pc = p[5], wz_pc = p[6];
   int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, wsg = (p[4] & GLOW_Q_W_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0;
-  const int64_t *in = p + 7, *out = p + 10, *k = p + 13, *s = p + 16, *d = p + 19, *pb = p + 22;
+  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
   int64_t isz = in[0] * in[1] * in[2], osz = out[0] * out[1] * out[2], ksz = k[0] * k[1] * k[2];
+  /* Strides of W between input channels and taps. */
+  int64_t c4 = (Cg + 3) / 4 * 4, wcs = p[7] ? 1 : ksz, wts = p[7] ? c4 : 1, wms = p[7] ? ksz * c4 : Cg * ksz;
   int32_t xz = glow_q_zero(t[3], 0, xsg), yz = glow_q_zero(t[8], 0, ysg);
   for (int64_t n = 0; n < N; n++)
     for (int64_t mm = 0; mm < G * Mg; mm++) {
       int64_t g = mm / Mg;
       float mult = glow_q_multiplier(xs, ws[ws_pc ? mm : 0], ys);
       int32_t wz = glow_q_zero(t[6], wz_pc ? mm : 0, wsg), bias = b ? b[mm] : 0;
-      const uint8_t *wm = w + mm * Cg * ksz;
+      const uint8_t *wm = w + mm * wms;
       uint8_t *yo = y + (n * G * Mg + mm) * osz;
       for (int64_t od = 0; od < out[0]; od++)
         for (int64_t oh = 0; oh < out[1]; oh++)
@@ -50,7 +53,7 @@ static inline void qconv_direct(uint8_t *const *t, const int64_t *p) {
                     continue;
                   const uint8_t *xr = xc + (id * in[1] + ih) * in[2];
                   for (int64_t kw = 0; kw < k[2]; kw++) {
-                    int32_t wv = glow_q_get(wm, (c * k[0] + kd) * k[1] * k[2] + kh * k[2] + kw, wsg) - wz;
+                    int32_t wv = glow_q_get(wm, c * wcs + ((kd * k[1] + kh) * k[2] + kw) * wts, wsg) - wz;
                     int64_t w0, w1, iw0 = kw * d[2] - pb[2];
                     glow_nn_range(iw0, s[2], in[2], out[2], &w0, &w1);
                     w0 = w0 > ow0 ? w0 : ow0;
