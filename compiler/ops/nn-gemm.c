@@ -191,10 +191,28 @@ const glow_op_info glow_op_GEMM = {"Gemm", 2, 3, 1, 1, infer_gemm, eval_gemm, lo
 
 /* Shapes of A and B (1-D operands promoted as numpy does) into q and the
  * output shape into od/orank. */
+/* QLinearMatMul's B after passes/pack-weights.c (glow.b_layout = 1): a K x N
+ * int8 matrix as ceil(N/16) x ceil(K/4) x 16 x 4 (zero padded), N in glow.b_cols. */
+static int b_packed(const glow_node *n) {
+  return n->op == GLOW_OP_QLINEAR_MAT_MUL && glow_attr_int(n, "glow.b_layout", 0) == 1;
+}
+
 static int matmul_get(const glow_graph *g, const glow_node *n, mm_params *q, int64_t *od, int *orank) {
   const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, n->op == GLOW_OP_QLINEAR_MAT_MUL ? 3 : 1);
   char s1[128], s2[128];
   glow_nn_mm_init(q);
+  glow_value logical;
+  if (b_packed(n)) { /* the K x N matrix it holds */
+    logical = *b;
+    logical.rank = 2;
+    logical.dims[0] = a->rank ? a->dims[a->rank - 1] : 0;
+    logical.dims[1] = glow_attr_int(n, "glow.b_cols", 0);
+    if (b->rank != 3 || b->dims[0] != (logical.dims[1] + 15) / 16 || b->dims[1] != (logical.dims[0] + 3) / 4 ||
+        b->dims[2] != 64)
+      return glow_node_error(g, n, "packed B %s does not match A %s", glow_shape_str(b, s1, sizeof s1),
+                             glow_shape_str(a, s2, sizeof s2));
+    b = &logical;
+  }
   if (a->rank < 1 || b->rank < 1)
     return glow_node_error(g, n, "A and B must have rank 1 or more");
   int ra = a->rank, rb = b->rank;
@@ -396,12 +414,21 @@ static int eval_qlinear_matmul(const glow_graph *g, const glow_node *n, void *co
   const glow_value *y = glow_out(g, n, 0), *as = glow_in(g, n, 1), *bs = glow_in(g, n, 4), *yz = glow_in(g, n, 7);
   int64_t e = glow_value_numel(y);
   int32_t *acc = glow_xmalloc(sizeof(int32_t) * (size_t)(e ? e : 1));
+  int8_t *bstd = NULL; /* a packed B as K x N */
+  if (b_packed(n)) {
+    int64_t kq = (q.K + 3) / 4;
+    const int8_t *bp = ins[3];
+    bstd = glow_xmalloc((size_t)(q.K * q.N) + 1);
+    for (int64_t k = 0; k < q.K; k++)
+      for (int64_t c = 0; c < q.N; c++)
+        bstd[k * q.N + c] = bp[((c / 16) * kq + k / 4) * 64 + c % 16 * 4 + k % 4];
+  }
   mm_ref_io io = {GLOW_DT_I32,
                   glow_in(g, n, 0)->dt,
                   glow_in(g, n, 3)->dt,
                   acc,
                   ins[0],
-                  ins[3],
+                  bstd ? bstd : ins[3],
                   NULL,
                   1,
                   glow_in(g, n, 2),
@@ -418,11 +445,12 @@ static int eval_qlinear_matmul(const glow_graph *g, const glow_node *n, void *co
     glow_elem_seti(y->dt, outs[0], i, glow_q_saturate((float)acc[i] * mult, zp, lo, hi));
   }
   free(acc);
+  free(bstd);
   return 0;
 }
 
 /* Params: as matmul_integer (zero point per row of A, per column of B), then
- * a_scale per row, b_scale per column, the signedness flags. */
+ * a_scale per row, b_scale per column, the signedness flags, B packed. */
 static int lower_qlinear_matmul(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   mm_params q;
   int64_t od[GLOW_MAX_RANK];
@@ -439,8 +467,8 @@ static int lower_qlinear_matmul(const glow_graph *g, const glow_node *n, glow_kc
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
   mm_pack(&q, kc, za_row, zb && glow_value_numel(zb) > 1);
   int64_t p[] = {a_row, glow_value_numel(bs) > 1,
-                 glow_q_sign_flags(glow_in(g, n, 0)->dt, glow_in(g, n, 3)->dt, qmatmul_type(g, n))};
-  glow_kcall_params(kc, 3, p);
+                 glow_q_sign_flags(glow_in(g, n, 0)->dt, glow_in(g, n, 3)->dt, qmatmul_type(g, n)), b_packed(n)};
+  glow_kcall_params(kc, 4, p);
   return 0;
 }
 

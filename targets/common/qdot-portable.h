@@ -19,6 +19,7 @@
 
 typedef uint8_t glow_q64 __attribute__((vector_size(64), aligned(1)));  /* 16 lanes x 4 bytes */
 typedef int32_t glow_qi16 __attribute__((vector_size(64), aligned(4))); /* 16 int32 lanes */
+typedef float glow_qf16 __attribute__((vector_size(64), aligned(4)));   /* 16 float lanes */
 
 typedef uint8_t glow_qu16_ __attribute__((vector_size(16)));
 typedef int8_t glow_qs16_ __attribute__((vector_size(16)));

@@ -240,7 +240,7 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
           int64_t mn = Mg - m0 < mr ? Mg - m0 : mr;
           const int8_t *wr[QCONV_MR_MAX];
           int32_t corr[QCONV_MR_MAX], wzv[QCONV_MR_MAX];
-          float mult[QCONV_MR_MAX];
+          glow_qf16 mult[QCONV_MR_MAX];
           for (int r = 0; r < mr; r++) {
             int64_t ch = g * Mg + m0 + (r < mn ? r : mn - 1);
             wr[r] = w + ch * geo.ksz * geo.c4;
@@ -249,7 +249,7 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
               sum += wr[r][i];
             wzv[r] = t[6] ? ((const int8_t *)t[6])[wz_pc ? ch : 0] : 0;
             corr[r] = (b ? b[ch] : 0) - xz * sum + (int32_t)kall * xz * wzv[r];
-            mult[r] = glow_q_multiplier(xscale, ws[ws_pc ? ch : 0], ys);
+            mult[r] = (glow_qf16){0} + glow_q_multiplier(xscale, ws[ws_pc ? ch : 0], ys);
           }
           for (int64_t v0 = 0; v0 < nv; v0 += pv) {
             glow_qi16 acc[QCONV_MR_MAX][QCONV_PV_MAX], xs[QCONV_PV_MAX];
@@ -264,7 +264,7 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
             for (int r = 0; r < mr; r++)
               for (int v = 0; v < pv; v++) {
                 glow_qi16 a = acc[r][v] + corr[r] - wzv[r] * xs[v];
-                glow_q_saturate16(stage[r] + (v0 + v) * 16, (const int32_t *)&a, mult[r], yz, ysg);
+                glow_q_saturate16(stage[r] + (v0 + v) * 16, (const int32_t *)&a, (const float *)&mult[r], yz, ysg);
               }
           }
           for (int r = 0; r < mn; r++)
