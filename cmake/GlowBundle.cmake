@@ -33,13 +33,13 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
     (offset macros in the header; the compiler then also writes
     ``<name>.weights.txt``).
   ``PROFILE``
-    A quantization profile: a YAML file (a file-level dependency) or a target
-    whose ``GLOW_PROFILE`` property names one (what ``glow_profile()`` will
-    create). Passed as ``-load-profile=<file>``. Accepted now; it gains its
-    meaning in the quantization issue, and until then the compiler rejects it.
+    A quantization profile: a YAML file (a file-level dependency) or a
+    ``glow_profile()`` target (its ``GLOW_PROFILE`` property names the file).
+    Passed as ``-load-profile=<file>``: the bundle is quantized to int8.
   ``QUANTIZATION_SCHEMA``
-    Passed as ``-quantization-schema=<schema>``; like ``PROFILE``, the
-    compiler does not know it yet.
+    Passed as ``-quantization-schema=<schema>`` (asymmetric, symmetric,
+    symmetric_with_uint8, symmetric_with_power2_scale); other quantization
+    options go in ``OPTIONS``.
   ``WEIGHTS``
     How the constant weights ship. ``bin`` (the default): ``<name>.weights.bin``,
     raw. ``txt``: ``<name>.weights.txt``, the same bytes as a C initializer
@@ -51,10 +51,14 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
   ``TARGET``
     The target triple (``-target=``). Without it the triple follows the
     toolchain: when cross-compiling, ``CMAKE_C_COMPILER_TARGET`` if set, else
-    one derived from ``CMAKE_SYSTEM_PROCESSOR`` (``aarch64`` gives
-    ``aarch64-linux-gnu``, ``riscv64`` gives ``riscv64-linux-gnu``, ``x86_64``
-    gives ``x86_64-unknown-linux-gnu``); when not, nothing is passed and the
-    compiler targets the host. The build never probes the host CPU.
+    one derived from ``CMAKE_SYSTEM_NAME`` and ``CMAKE_SYSTEM_PROCESSOR``
+    (Linux ``aarch64`` or ``arm64`` gives ``aarch64-linux-gnu``, Linux
+    ``riscv64`` gives ``riscv64-linux-gnu``, Linux ``x86_64`` gives
+    ``x86_64-unknown-linux-gnu``, Generic ``cortex-m4``, ``cortex-m7``,
+    ``armv7e-m`` or ``arm`` gives ``thumbv7em-none-eabihf``; any other
+    processor is a configure error asking for ``TARGET``); when not, nothing
+    is passed and the compiler targets the host. The build never probes the
+    host CPU. ``toolchains/`` holds toolchain files for these targets.
   ``CPU``
     The target CPU (``-mcpu=``), e.g. ``znver4``; default: a portable baseline.
   ``FEATURES``
@@ -76,19 +80,29 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
   the kernels are embedded in the compiler, so they come with it.
 #]=======================================================================]
 
-# The triple for a cross build, from the toolchain; empty when not cross-compiling.
-function(_glow_bundle_default_triple out)
+# The triple for a cross build, from the toolchain: the triple, "" when not
+# cross-compiling (the compiler then targets the host), or NOTFOUND after an
+# error when the toolchain names a processor this cannot map: a bundle silently
+# built for the host would only fail at link time, far from the cause.
+function(_glow_bundle_default_triple out where)
   set(triple "")
-  if(CMAKE_CROSSCOMPILING)
-    if(CMAKE_C_COMPILER_TARGET)
-      set(triple ${CMAKE_C_COMPILER_TARGET})
-    elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
-      set(triple aarch64-linux-gnu)
-    elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^riscv64$")
-      set(triple riscv64-linux-gnu)
-    elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
-      set(triple x86_64-unknown-linux-gnu)
-    endif()
+  string(TOLOWER "${CMAKE_SYSTEM_PROCESSOR}" cpu)
+  if(NOT CMAKE_CROSSCOMPILING)
+  elseif(CMAKE_C_COMPILER_TARGET)
+    set(triple ${CMAKE_C_COMPILER_TARGET})
+  elseif(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND cpu MATCHES "^(aarch64|arm64)$")
+    set(triple aarch64-linux-gnu)
+  elseif(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND cpu STREQUAL "riscv64")
+    set(triple riscv64-linux-gnu)
+  elseif(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND cpu MATCHES "^(x86_64|amd64)$")
+    set(triple x86_64-unknown-linux-gnu)
+  elseif(CMAKE_SYSTEM_NAME STREQUAL "Generic" AND cpu MATCHES "^(cortex-m4|cortex-m7|armv7e-m|arm)$")
+    set(triple thumbv7em-none-eabihf)
+  else()
+    message(SEND_ERROR "${where}: no target triple for this cross build: CMAKE_SYSTEM_PROCESSOR "
+      "'${CMAKE_SYSTEM_PROCESSOR}' (CMAKE_SYSTEM_NAME '${CMAKE_SYSTEM_NAME}') is not one add_glow_bundle() "
+      "knows. Pass TARGET <triple> to add_glow_bundle(), or set CMAKE_C_COMPILER_TARGET in the toolchain file.")
+    set(triple NOTFOUND)
   endif()
   set(${out} "${triple}" PARENT_SCOPE)
 endfunction()
@@ -183,13 +197,16 @@ function(add_glow_bundle target)
     message(SEND_ERROR "${where}: no glowc compiler: find_package(glowc) or add_subdirectory() the glowc sources first")
     set(bad TRUE)
   endif()
+  if(NOT DEFINED arg_TARGET)
+    _glow_bundle_default_triple(arg_TARGET "${where}")
+    if(arg_TARGET STREQUAL "NOTFOUND")
+      set(bad TRUE)
+    endif()
+  endif()
   if(bad)
     return()
   endif()
 
-  if(NOT DEFINED arg_TARGET)
-    _glow_bundle_default_triple(arg_TARGET)
-  endif()
   get_filename_component(model ${arg_MODEL} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/${target}.bundle)
   set(name ${arg_NETWORK_NAME})

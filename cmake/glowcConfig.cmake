@@ -1,5 +1,21 @@
-# find_package(glowc): the imported targets glowc::model-compiler, glowc::glowc
-# and glowc::runtime, and add_glow_bundle() (GlowBundle.cmake), which uses the
-# imported compiler. The kernels are embedded in the compiler binary.
+# find_package(glowc): the imported targets glowc::model-compiler, glowc::glowc,
+# glowc::model-profiler and glowc::runtime, and add_glow_bundle()
+# (GlowBundle.cmake), which uses the imported compiler. The kernels are embedded
+# in the compiler binary.
+#
+# Cross-compiling, the compiler still runs on this machine, but the installed
+# runtime archive is built for it, not for the target: glowc::runtime is then
+# built in the consuming project from the installed sources, with its toolchain
+# (only if something links it).
 include(${CMAKE_CURRENT_LIST_DIR}/glowcTargets.cmake)
+if(NOT CMAKE_CROSSCOMPILING)
+  include(${CMAKE_CURRENT_LIST_DIR}/glowcRuntimeTargets.cmake)
+elseif(NOT TARGET glowc::runtime)
+  include(${CMAKE_CURRENT_LIST_DIR}/glowcPaths.cmake)
+  set(_glowc_runtime_dir ${_glowc_share_dir}/runtime)
+  add_library(glowc_runtime_for_target STATIC EXCLUDE_FROM_ALL ${_glowc_runtime_dir}/runtime.c)
+  target_include_directories(glowc_runtime_for_target PUBLIC ${_glowc_runtime_dir})
+  add_library(glowc::runtime ALIAS glowc_runtime_for_target)
+endif()
 include(${CMAKE_CURRENT_LIST_DIR}/GlowBundle.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/GlowProfile.cmake)

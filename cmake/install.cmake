@@ -3,17 +3,30 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS model-compiler glowc EXPORT glowcTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS glowc_runtime EXPORT glowcTargets
+install(TARGETS model-compiler glowc model-profiler EXPORT glowcTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The runtime library, built for this machine, in an export set of its own: a
+# cross-compiling project gets glowc::runtime built from the installed sources
+# for its target instead (glowcConfig.cmake).
+install(TARGETS glowc_runtime EXPORT glowcRuntimeTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/runtime/runtime.c ${PROJECT_SOURCE_DIR}/runtime/glow-runtime.h
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/glowc/runtime)
+# Toolchain files for the cross targets (toolchains/README in the source tree).
+file(GLOB glowc_toolchain_files ${PROJECT_SOURCE_DIR}/toolchains/*.cmake)
+install(FILES ${glowc_toolchain_files} DESTINATION ${CMAKE_INSTALL_DATADIR}/glowc/toolchains)
 
 set(glowc_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/glowc)
 install(EXPORT glowcTargets NAMESPACE glowc:: DESTINATION ${glowc_cmake_dir})
+install(EXPORT glowcRuntimeTargets NAMESPACE glowc:: DESTINATION ${glowc_cmake_dir})
+# Where glowcConfig.cmake finds the runtime sources, relative to itself.
+file(RELATIVE_PATH glowc_share_rel /prefix/${glowc_cmake_dir} /prefix/${CMAKE_INSTALL_DATADIR}/glowc)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/glowcPaths.cmake
+  "set(_glowc_share_dir \"\${CMAKE_CURRENT_LIST_DIR}/${glowc_share_rel}\")\n")
 # ARCH_INDEPENDENT: the package is host tools that cross builds use too; without
 # it a 32-bit project (Cortex-M) finds glowc "unsuitable (64bit)".
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/glowcConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion ARCH_INDEPENDENT)
-install(FILES ${CMAKE_CURRENT_LIST_DIR}/glowcConfig.cmake ${CMAKE_CURRENT_LIST_DIR}/GlowBundle.cmake
-              ${CMAKE_CURRENT_BINARY_DIR}/glowcConfigVersion.cmake
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/glowcConfig.cmake ${CMAKE_CURRENT_LIST_DIR}/GlowBundle.cmake ${CMAKE_CURRENT_LIST_DIR}/GlowProfile.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/glowcConfigVersion.cmake ${CMAKE_CURRENT_BINARY_DIR}/glowcPaths.cmake
   DESTINATION ${glowc_cmake_dir})

@@ -138,6 +138,7 @@ typedef struct glow_op_info {
 /* util/diag.c */
 void glow_internal(const char *file, int line, const char *msg);
 void glow_error(const char *where, const char *fmt, ...);
+void glow_warning(const char *where, const char *fmt, ...); /* "where: warning: ..."; not counted as an error */
 int glow_node_error(const glow_graph *g, const glow_node *n, const char *fmt, ...);
 int glow_error_count(void);
 void glow_set_quiet(int quiet); /* diagnostics counted but not printed (fuzzing) */
@@ -210,6 +211,7 @@ void glow_graph_free(glow_graph *g);
 int glow_value_add(glow_graph *g, const char *name); /* returns id; name may be NULL */
 int glow_value_find(const glow_graph *g, const char *name);
 int glow_node_add(glow_graph *g, glow_op op, const char *name, int nin, const int *in, int nout, const int *out);
+void glow_node_free(glow_node *n); /* its name, inputs, outputs and attributes (the node itself is in g->nodes) */
 int64_t glow_value_numel(const glow_value *v);
 size_t glow_value_bytes(const glow_value *v);
 void glow_value_set_shape(glow_value *v, glow_dtype dt, int rank, const int64_t *dims);
@@ -289,6 +291,16 @@ int glow_run_passes(glow_graph *g, const glow_pass_options *o);
 typedef struct glow_tensor { glow_dtype dt; int rank; int64_t dims[GLOW_MAX_RANK]; void *data; } glow_tensor;
 /* Runs the whole graph: inputs in graph-input order; outputs allocated (free with free()). */
 int glow_interp_run(const glow_graph *g, const glow_tensor *inputs, glow_tensor *outputs);
+/* Sees one value's dense row-major data, valid only during the call. */
+typedef void (*glow_interp_observer)(void *ctx, const glow_graph *g, int value_id, const void *data);
+/* glow_interp_run that also calls cb for every observed value (see below) once
+ * per run: the graph inputs in graph-input order, then each live node's outputs
+ * right after the node ran, in node order. */
+int glow_interp_run_observed(const glow_graph *g, const glow_tensor *inputs, glow_tensor *outputs,
+                             glow_interp_observer cb, void *ctx);
+/* 1 if value_id is observed when it is computed: a non-constant float value
+ * (float, double, float16, bfloat16) with a known shape. */
+int glow_interp_observes(const glow_graph *g, int value_id);
 /* Evaluates one node whose inputs are all constants; its outputs become constants. */
 int glow_interp_fold_node(glow_graph *g, int node_id);
 

@@ -187,7 +187,7 @@ with the cross toolchain too) it gets `-target=aarch64-linux-gnu`.""",
             values = ["static", "dynamic"],
         ),
         "profile": attr.label(
-            doc = "A quantization profile (`-load-profile`); it gains its meaning with quantization support.",
+            doc = "A quantization profile (`-load-profile`): a `glow_profile` target or a YAML file; the bundle is then int8.",
             allow_single_file = True,
         ),
         "weights": attr.string(

@@ -84,6 +84,15 @@ int glow_cache_key(const glow_driver_options *d, char key[65]) {
   field_str(&s, "features", b->target.features);
   field_str(&s, "relocation-model", b->target.pic < 0 ? "default" : b->target.pic ? "pic" : "static");
   field_str(&s, "float-abi", b->target.float_abi);
+  if (d->load_profile) {
+    if (field_file(&s, "profile", d->load_profile))
+      return -1; /* the compile reports it */
+    const glow_quant_options *q = &d->quant;
+    char qs[64];
+    snprintf(qs, sizeof qs, "%d:%d:%d", (int)q->schema, q->channelwise, q->calibration_kl);
+    field_str(&s, "quantization", qs);
+    field_str(&s, "keep-original-precision", q->keep_kinds);
+  }
   char weights[16];
   snprintf(weights, sizeof weights, "%u", b->weights);
   field_str(&s, "weights", weights);

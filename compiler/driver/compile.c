@@ -41,6 +41,18 @@ static int bind_inputs(glow_graph *g, const glow_driver_options *d) {
   return 0;
 }
 
+/* -load-profile: the profile checked against the graph it was taken from (after the
+ * passes), then the graph quantized, its int8 weights packed and the float leftovers dropped. */
+static int quantize(glow_graph *g, const glow_driver_options *d) {
+  glow_profile *p = glow_profile_load(d->load_profile);
+  glow_quant_options q = d->quant;
+  q.verbose = d->verbose;
+  int rc = !p || glow_profile_check(p, g, d->load_profile) || glow_pass_quantize(g, p, &q) ||
+           glow_pass_pack_weights(g, &d->passes) || glow_pass_dead_nodes(g, &d->passes) || glow_graph_verify(g);
+  glow_profile_free(p);
+  return rc ? -1 : 0;
+}
+
 static int compile_bundle(const glow_driver_options *d, const char *key);
 
 /* With a cache: the bundle from the cache if it holds a good entry for these inputs, else compiled and stored. */
@@ -89,6 +101,8 @@ static int compile_bundle(const glow_driver_options *d, const char *key) {
   glow_strbuf hdr = {0}, wtxt = {0};
 
   if (bind_inputs(g, d) || glow_run_passes(g, &d->passes))
+    goto done;
+  if (d->load_profile && quantize(g, d))
     goto done;
   if (d->dot_file && glow_graph_dump_dot(g, d->dot_file))
     goto done;

@@ -3,6 +3,7 @@
 #define GLOW_DRIVER_H
 
 #include "glowc.h"
+#include "quant/quant.h"
 
 typedef struct glow_driver_options {
   const char *model, *out_dir, *dot_file;
@@ -14,13 +15,25 @@ typedef struct glow_driver_options {
   const char **bind; /* -bind-input=<name>,<tensor.pb> */
   const char *cache_dir;    /* -cache-dir or GLOWC_CACHE_DIR; NULL: none */
   const char *remote_cache; /* -remote-cache=http://host:port[/prefix]; NULL: none */
+  const char *dump_profile;  /* -dump-profile=<file.yml>: profile instead of compiling */
+  const char *load_profile;  /* -load-profile=<file.yml>: quantize with it */
+  glow_quant_options quant;
+  int quant_set;             /* a quantization option other than -load-profile was given */
+  int ndatasets;
+  const char **datasets;     /* -input-dataset=<input>,<kind>,<file or dir> */
   char *owned_name, *owned_triple;
 } glow_driver_options;
 
 /* driver/options.c */
-void glow_driver_usage(FILE *f);
-int glow_driver_parse(int argc, char **argv, glow_driver_options *d);
+typedef enum { GLOW_TOOL_COMPILER, GLOW_TOOL_PROFILER } glow_driver_tool;
+void glow_driver_usage(glow_driver_tool tool, FILE *f);
+/* model-profiler takes only the options its -help lists. */
+int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_options *d);
 void glow_driver_options_free(glow_driver_options *d);
+/* "-name=value" / "-name value" / "--name ...": the value ("" without one), or NULL if argv[*i] is not this option. */
+const char *glow_option_match(int argc, char **argv, int *i, const char *name, int takes_value);
+/* driver/options-quant.c: 1 if argv[*i] is a quantization option (*bad set after an error), else 0. */
+int glow_parse_quant_option(int argc, char **argv, int *i, glow_driver_options *d, int *bad);
 
 /* driver/cache.c */
 /* The entry's key (64 hex digits); -1 if an input cannot be read (the compile then reports it). */
@@ -32,5 +45,35 @@ void glow_cache_store(const glow_driver_options *d, const char *key, const glow_
 
 /* driver/compile.c */
 int glow_driver_compile(const glow_driver_options *d);
+
+/* driver/dataset.c: one -input-dataset */
+typedef enum { GLOW_DATA_RAWBIN, GLOW_DATA_RAWTXT } glow_data_kind;
+typedef enum {
+  GLOW_DATA_PATH, /* <file or dir> */
+  GLOW_DATA_DIR,  /* Glow's dir,<dir> */
+  GLOW_DATA_LIST, /* Glow's file,<list file>[,<prefix>]: one path a line */
+} glow_data_source;
+typedef struct glow_dataset {
+  const char *spec; /* the option's value */
+  char *input;      /* model input name */
+  glow_data_kind kind;
+  glow_data_source source;
+  char *path, *prefix;
+  int nfiles;
+  char **files;     /* after glow_dataset_list: one tensor each, in order */
+} glow_dataset;
+/* The option's syntax. @return 0, or -1 after "-input-dataset: error: ...". */
+int glow_dataset_parse(const char *spec, glow_dataset *ds);
+/* The files: a directory's regular files not starting with '.', in strcmp order;
+ * a list file's paths; or the one file. @return 0, or -1 after "path: error: ...". */
+int glow_dataset_list(glow_dataset *ds);
+/* Every rawbin file has exactly v's size (checked before a long run starts). */
+int glow_dataset_check_size(const glow_dataset *ds, const glow_value *v);
+/* File i into dst (glow_value_bytes(v)): *.npy as NumPy, else as ds->kind. */
+int glow_dataset_read(const glow_dataset *ds, int i, const glow_value *v, void *dst);
+void glow_dataset_free(glow_dataset *ds);
+
+/* driver/profile.c: -dump-profile */
+int glow_driver_profile(const glow_driver_options *d);
 
 #endif

@@ -1,13 +1,15 @@
-/* model-compiler / glowc: ONNX model in, bundle out. */
+/* model-compiler / glowc: ONNX model in, bundle out (or, with -dump-profile, a profile). */
 #include "driver/driver.h"
 
 int main(int argc, char **argv) {
   glow_driver_options d;
-  int rc = glow_driver_parse(argc, argv, &d);
+  int rc = glow_driver_parse(GLOW_TOOL_COMPILER, argc, argv, &d);
   if (!rc && d.help)
-    glow_driver_usage(stdout);
+    glow_driver_usage(GLOW_TOOL_COMPILER, stdout);
   else if (!rc && d.version)
     printf("glowc %s\n", GLOWC_VERSION);
+  else if (!rc && d.dump_profile)
+    rc = glow_driver_profile(&d);
   else if (!rc)
     rc = glow_driver_compile(&d);
   glow_driver_options_free(&d);

@@ -8,10 +8,12 @@
 
 static const char *usage_text =
     "USAGE: model-compiler -model=<file.onnx> -emit-bundle=<dir> [options]\n"
+    "       model-compiler -model=<file.onnx> -dump-profile=<file.yml> -input-dataset=... [options]\n"
     "\n"
     "Compiles an ONNX model into a bundle: <dir>/<name>.o, <name>.h and <name>.weights.bin\n"
     "(plus <name>.weights.txt with -bundle-api=static; see -weights), following Glow's\n"
-    "bundle ABI.\n"
+    "bundle ABI. With -dump-profile it writes a quantization profile instead, as\n"
+    "model-profiler does.\n"
     "\n"
     "OPTIONS:\n"
     "  -model=<file>               ONNX model to compile (required).\n"
@@ -62,6 +64,31 @@ static const char *usage_text =
     "                              Shared compile cache on an HTTP server: GET and PUT of\n"
     "                              <url>/<key>, as for Bazel's HTTP cache (plain http only).\n"
     "                              Checked after -cache-dir; network errors only warn.\n"
+    "  -dump-profile=<file.yml>    Profiles instead of compiling: runs the model in the\n"
+    "                              reference interpreter over the -input-dataset samples\n"
+    "                              and writes the range and histogram of every float value\n"
+    "                              in Glow's profile format (no -emit-bundle; see\n"
+    "                              model-profiler -help).\n"
+    "  -input-dataset=<input>,rawbin|rawtxt,<file or dir>\n"
+    "                              Calibration data of one model input for -dump-profile\n"
+    "                              (one for every input), as for model-profiler.\n"
+    "  -load-profile=<file.yml>    Quantizes to int8 with the value ranges of a profile\n"
+    "                              (-dump-profile's or Glow's): Conv, MatMul, Gemm and MaxPool\n"
+    "                              run on int8; a profile that does not match the model is\n"
+    "                              an error naming every missing and unexpected value.\n"
+    "  -quantization-schema=asymmetric|symmetric|symmetric_with_uint8|symmetric_with_power2_scale\n"
+    "                              How ranges become scales and zero points (default:\n"
+    "                              asymmetric). Weights are always symmetric.\n"
+    "  -quantization-precision=Int8\n"
+    "                              Activation precision (Int16: not implemented yet).\n"
+    "  -quantization-precision-bias=Int32\n"
+    "                              Bias precision (Int8: not implemented yet).\n"
+    "  -enable-channelwise         A weight scale per output channel of each Conv.\n"
+    "  -keep-original-precision-for-nodes=<op,op,...>\n"
+    "                              ONNX op kinds left in float (e.g. Conv,Gemm).\n"
+    "  -quantization-calibration=none|KL\n"
+    "                              Ranges as profiled (none, default) or clipped where the\n"
+    "                              KL divergence of the 8-bit histogram is smallest (KL).\n"
     "  -dump-graph-DAG=<file.dot>  Writes the optimized graph in Graphviz format.\n"
     "  -dump-after=<pass>          Prints the IR after a pass (infer-fold, fold-batchnorm,\n"
     "                              materialize-outputs, pack-weights, dead-nodes).\n"
@@ -69,7 +96,55 @@ static const char *usage_text =
     "  -version                    Prints the version.\n"
     "  -help                       Prints this text.\n";
 
-void glow_driver_usage(FILE *f) {
+static const char *profiler_usage_text =
+    "USAGE: model-profiler -model=<file.onnx> -input-dataset=<input>,rawbin|rawtxt,<file or dir>\n"
+    "                      -dump-profile=<file.yml> [options]\n"
+    "\n"
+    "Runs an ONNX model in glowc's reference interpreter over calibration samples and\n"
+    "writes the range (Min, Max) and a 2000-bin histogram of every float value as a\n"
+    "quantization profile in Glow's YAML format (Glow's tools read it too). Values are\n"
+    "named '<ONNX value name>:0'. The same model, options and samples give the same\n"
+    "bytes; on a terminal, progress goes to stderr.\n"
+    "\n"
+    "OPTIONS:\n"
+    "  -model=<file>               ONNX model to profile (required).\n"
+    "  -input-dataset=<input>,<kind>,<file or dir>\n"
+    "                              Calibration data of one model input (repeatable; every\n"
+    "                              input needs one): a file holds one tensor, a directory\n"
+    "                              one tensor per file, taken in sorted name order (names\n"
+    "                              starting with '.' skipped). Sample i runs the i-th file\n"
+    "                              of every input. <kind> is rawbin (exactly the tensor's\n"
+    "                              bytes, little-endian, row-major) or rawtxt (numbers\n"
+    "                              separated by spaces, newlines or commas). A file named\n"
+    "                              *.npy is read as a NumPy array of the input's type and\n"
+    "                              size. Glow's <input>,<kind>,dir,<dir> and\n"
+    "                              <input>,<kind>,file,<list>[,<prefix>] (one path a\n"
+    "                              line) are accepted too.\n"
+    "  -dump-profile=<file.yml>    The profile to write (required); written only when\n"
+    "                              every sample ran.\n"
+    "  -backend=CPU                Accepted for Glow compatibility (profiles come from the\n"
+    "                              reference interpreter).\n"
+    "  -model-input=<name>,<type>,[d0,d1,...]\n"
+    "                              Type and shape of an input (repeatable), for models\n"
+    "                              without them; must agree with the model if it has them.\n"
+    "  -onnx-define-symbol=<name>,<value>\n"
+    "                              Value of a symbolic dimension (repeatable).\n"
+    "  -bind-input=<name>,<tensor.pb>\n"
+    "                              Fixes an input to the values in a serialized ONNX\n"
+    "                              TensorProto: it becomes a constant, takes no\n"
+    "                              -input-dataset and is not profiled (repeatable).\n"
+    "  -verbose                    Reports the number of values and samples and the time.\n"
+    "  -version                    Prints the version.\n"
+    "  -help                       Prints this text.\n"
+    "\n"
+    "Compile with the same -model-input, -onnx-define-symbol and -bind-input options, so\n"
+    "that the profile's names match the model's.\n";
+
+void glow_driver_usage(glow_driver_tool tool, FILE *f) {
+  if (tool == GLOW_TOOL_PROFILER) {
+    fputs(profiler_usage_text, f);
+    return;
+  }
   char *triple = glow_default_triple();
   fprintf(f, usage_text, triple);
   free(triple);
@@ -101,7 +176,7 @@ static int parse_weights(const char *v, unsigned *out) {
 }
 
 /* "-name=value" / "-name value" / "--name ...": returns the value, or NULL if arg is not this option. */
-static const char *match(int argc, char **argv, int *i, const char *name, int takes_value) {
+const char *glow_option_match(int argc, char **argv, int *i, const char *name, int takes_value) {
   const char *a = argv[*i];
   if (*a != '-')
     return NULL;
@@ -216,83 +291,90 @@ static int valid_ident(const char *s) {
   return 1;
 }
 
-int glow_driver_parse(int argc, char **argv, glow_driver_options *d) {
+int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_options *d) {
   memset(d, 0, sizeof *d);
   d->bundle.target.pic = -1;
-  int bad = 0;
+  int bad = 0, mc = tool == GLOW_TOOL_COMPILER;
   for (int i = 1; i < argc; i++) {
     const char *v;
-    if ((v = match(argc, argv, &i, "model", 1)))
+    if ((v = glow_option_match(argc, argv, &i, "model", 1)))
       d->model = v;
-    else if ((v = match(argc, argv, &i, "emit-bundle", 1)))
+    else if ((v = glow_option_match(argc, argv, &i, "dump-profile", 1)))
+      d->dump_profile = v;
+    else if ((v = glow_option_match(argc, argv, &i, "input-dataset", 1))) {
+      d->datasets = glow_xrealloc(d->datasets, sizeof *d->datasets * (size_t)(d->ndatasets + 1));
+      d->datasets[d->ndatasets++] = v;
+    } else if (mc && (v = glow_option_match(argc, argv, &i, "emit-bundle", 1)))
       d->out_dir = v;
-    else if ((v = match(argc, argv, &i, "backend", 1))) {
+    else if ((v = glow_option_match(argc, argv, &i, "backend", 1))) {
       if (strcmp(v, "CPU")) {
         glow_error("-backend", "unknown backend '%s' (glowc has one backend: CPU; pick the target with -target)", v);
         bad = 1;
       }
-    } else if ((v = match(argc, argv, &i, "network-name", 1)))
+    } else if (mc && (v = glow_option_match(argc, argv, &i, "network-name", 1)))
       d->bundle.network_name = v;
-    else if ((v = match(argc, argv, &i, "main-entry-name", 1)))
+    else if (mc && (v = glow_option_match(argc, argv, &i, "main-entry-name", 1)))
       d->bundle.entry_name = v;
-    else if ((v = match(argc, argv, &i, "bundle-api", 1))) {
+    else if (mc && (v = glow_option_match(argc, argv, &i, "bundle-api", 1))) {
       if (!strcmp(v, "static") || !strcmp(v, "dynamic"))
         d->bundle.dynamic_api = !strcmp(v, "dynamic");
       else {
         glow_error("-bundle-api", "'%s' is not static or dynamic", v);
         bad = 1;
       }
-    } else if ((v = match(argc, argv, &i, "target", 1)))
+    } else if (mc && (v = glow_option_match(argc, argv, &i, "target", 1)))
       d->bundle.target.triple = v;
-    else if ((v = match(argc, argv, &i, "mcpu", 1)))
+    else if (mc && (v = glow_option_match(argc, argv, &i, "mcpu", 1)))
       d->bundle.target.cpu = v;
-    else if ((v = match(argc, argv, &i, "mattr", 1)))
+    else if (mc && (v = glow_option_match(argc, argv, &i, "mattr", 1)))
       d->bundle.target.features = v;
-    else if ((v = match(argc, argv, &i, "float-abi", 1))) {
+    else if (mc && (v = glow_option_match(argc, argv, &i, "float-abi", 1))) {
       if (!strcmp(v, "soft") || !strcmp(v, "softfp") || !strcmp(v, "hard"))
         d->bundle.target.float_abi = v;
       else {
         glow_error("-float-abi", "'%s' is not soft, softfp or hard", v);
         bad = 1;
       }
-    } else if ((v = match(argc, argv, &i, "weights", 1)))
+    } else if (mc && (v = glow_option_match(argc, argv, &i, "weights", 1)))
       bad |= parse_weights(v, &d->bundle.weights);
-    else if ((v = match(argc, argv, &i, "relocation-model", 1))) {
+    else if (mc && (v = glow_option_match(argc, argv, &i, "relocation-model", 1))) {
       if (!strcmp(v, "pic") || !strcmp(v, "static"))
         d->bundle.target.pic = !strcmp(v, "pic");
       else {
         glow_error("-relocation-model", "'%s' is not pic or static", v);
         bad = 1;
       }
-    } else if ((v = match(argc, argv, &i, "model-input", 1)))
+    } else if (mc && glow_parse_quant_option(argc, argv, &i, d, &bad))
+      ;
+    else if ((v = glow_option_match(argc, argv, &i, "model-input", 1)))
       bad |= add_model_input(d, v) != 0;
-    else if ((v = match(argc, argv, &i, "onnx-define-symbol", 1)))
+    else if ((v = glow_option_match(argc, argv, &i, "onnx-define-symbol", 1)))
       bad |= add_symbol(d, v) != 0;
-    else if ((v = match(argc, argv, &i, "bind-input", 1))) {
+    else if ((v = glow_option_match(argc, argv, &i, "bind-input", 1))) {
       if (!strchr(v, ',')) {
         glow_error("-bind-input", "'%s' is not <input name>,<tensor.pb>", v);
         bad = 1;
       }
       d->bind = glow_xrealloc(d->bind, sizeof *d->bind * (size_t)(d->nbind + 1));
       d->bind[d->nbind++] = v;
-    } else if ((v = match(argc, argv, &i, "cache-dir", 1)))
+    } else if (mc && (v = glow_option_match(argc, argv, &i, "cache-dir", 1)))
       d->cache_dir = v;
-    else if ((v = match(argc, argv, &i, "remote-cache", 1))) {
+    else if (mc && (v = glow_option_match(argc, argv, &i, "remote-cache", 1))) {
       char err[256];
       if (glow_http_url_check(v, err, sizeof err)) {
         glow_error("-remote-cache", "%s", err);
         bad = 1;
       }
       d->remote_cache = v;
-    } else if ((v = match(argc, argv, &i, "dump-graph-DAG", 1)))
+    } else if (mc && (v = glow_option_match(argc, argv, &i, "dump-graph-DAG", 1)))
       d->dot_file = v;
-    else if ((v = match(argc, argv, &i, "dump-after", 1)))
+    else if (mc && (v = glow_option_match(argc, argv, &i, "dump-after", 1)))
       d->passes.dump_after = v;
-    else if (match(argc, argv, &i, "verbose", 0))
+    else if (glow_option_match(argc, argv, &i, "verbose", 0))
       d->verbose = d->passes.verbose = d->bundle.verbose = 1;
-    else if (match(argc, argv, &i, "help", 0) || match(argc, argv, &i, "h", 0))
+    else if (glow_option_match(argc, argv, &i, "help", 0) || glow_option_match(argc, argv, &i, "h", 0))
       d->help = 1;
-    else if (match(argc, argv, &i, "version", 0))
+    else if (glow_option_match(argc, argv, &i, "version", 0))
       d->version = 1;
     else {
       glow_error(NULL, "unknown option '%s' (see -help)", argv[i]);
@@ -305,8 +387,28 @@ int glow_driver_parse(int argc, char **argv, glow_driver_options *d) {
     glow_error(NULL, "no model given: pass -model=<file.onnx> (see -help)");
     return -1;
   }
+  if (!d->dump_profile && !mc) {
+    glow_error(NULL, "no profile file given: pass -dump-profile=<file.yml> (see -help)");
+    return -1;
+  }
+  if (!d->dump_profile && d->ndatasets) {
+    glow_error("-input-dataset", "calibration data is for profiling: pass -dump-profile=<file.yml> too (see -help)");
+    return -1;
+  }
+  if (d->dump_profile) {
+    if (d->out_dir) {
+      glow_error("-dump-profile", "profiling runs the model in glowc's interpreter and emits no bundle: drop "
+                                  "-emit-bundle (or compile in a second run)");
+      return -1;
+    }
+    return 0;
+  }
   if (!d->out_dir) {
     glow_error(NULL, "no output directory given: pass -emit-bundle=<dir> (see -help)");
+    return -1;
+  }
+  if (d->quant_set && !d->load_profile) {
+    glow_error("-load-profile", "the quantization options need a profile: pass -load-profile=<file.yml> (see -help)");
     return -1;
   }
   if (!d->cache_dir && getenv("GLOWC_CACHE_DIR") && *getenv("GLOWC_CACHE_DIR"))
@@ -342,6 +444,7 @@ void glow_driver_options_free(glow_driver_options *d) {
   free(o->symbol_names);
   free(o->symbol_values);
   free(d->bind);
+  free(d->datasets);
   free(d->owned_name);
   free(d->owned_triple);
 }

@@ -1,5 +1,6 @@
 /* Reference interpreter: runs the graph node by node with each op's eval();
- * the oracle for tests, the constant folder, and later the profiler's engine. */
+ * the oracle for tests, the constant folder, and the profiler's engine (an
+ * observer sees every float value as soon as it is computed). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,22 @@ static int eval_node(const glow_graph *g, const glow_node *n, void **buf) {
   return oi->eval(g, n, outs, ins);
 }
 
+int glow_interp_observes(const glow_graph *g, int value_id) {
+  const glow_value *v = &g->vals[value_id];
+  return v->kind != GLOW_VAL_CONST && v->rank >= 0 && glow_dtype_is_float(v->dt);
+}
+
+static void observe(const glow_graph *g, int id, void **buf, glow_interp_observer cb, void *ctx) {
+  if (id >= 0 && glow_interp_observes(g, id))
+    cb(ctx, g, id, buf[id]);
+}
+
 int glow_interp_run(const glow_graph *g, const glow_tensor *inputs, glow_tensor *outputs) {
+  return glow_interp_run_observed(g, inputs, outputs, NULL, NULL);
+}
+
+int glow_interp_run_observed(const glow_graph *g, const glow_tensor *inputs, glow_tensor *outputs,
+                             glow_interp_observer cb, void *ctx) {
   void **buf = glow_xcalloc((size_t)g->nvals, sizeof *buf);
   int rc = 0;
   for (int i = 0; i < g->nvals; i++) {
@@ -33,11 +49,18 @@ int glow_interp_run(const glow_graph *g, const glow_tensor *inputs, glow_tensor 
   for (int i = 0; i < g->ninputs; i++) {
     const glow_value *v = &g->vals[g->inputs[i]];
     memcpy(buf[g->inputs[i]], inputs[i].data, glow_value_bytes(v));
+    if (cb)
+      observe(g, g->inputs[i], buf, cb, ctx);
   }
   /* Nodes are kept in topological order by the importer and every pass. */
-  for (int i = 0; i < g->nnodes && !rc; i++)
-    if (!g->nodes[i].dead)
-      rc = eval_node(g, &g->nodes[i], buf);
+  for (int i = 0; i < g->nnodes && !rc; i++) {
+    const glow_node *n = &g->nodes[i];
+    if (n->dead)
+      continue;
+    rc = eval_node(g, n, buf);
+    for (int k = 0; cb && !rc && k < n->nout; k++)
+      observe(g, n->out[k], buf, cb, ctx);
+  }
   for (int i = 0; i < g->noutputs && !rc; i++) {
     const glow_value *v = &g->vals[g->outputs[i]];
     glow_tensor *t = &outputs[i];

@@ -29,6 +29,24 @@ glow_graph *glow_graph_create(const char *file) {
   return g;
 }
 
+void glow_node_free(glow_node *n) {
+  free(n->name);
+  free(n->in);
+  free(n->out);
+  for (int a = 0; a < n->nattr; a++) {
+    glow_attr *at = &n->attrs[a];
+    free(at->name);
+    free(at->s);
+    free(at->ints);
+    free(at->floats);
+    for (int k = 0; at->strings && k < at->n; k++)
+      free(at->strings[k]);
+    free(at->strings);
+  }
+  free(n->attrs);
+  memset(n, 0, sizeof *n);
+}
+
 void glow_graph_free(glow_graph *g) {
   if (!g)
     return;
@@ -36,23 +54,8 @@ void glow_graph_free(glow_graph *g) {
     free(g->vals[i].name);
     free(g->vals[i].data);
   }
-  for (int i = 0; i < g->nnodes; i++) {
-    glow_node *n = &g->nodes[i];
-    free(n->name);
-    free(n->in);
-    free(n->out);
-    for (int a = 0; a < n->nattr; a++) {
-      glow_attr *at = &n->attrs[a];
-      free(at->name);
-      free(at->s);
-      free(at->ints);
-      free(at->floats);
-      for (int k = 0; at->strings && k < at->n; k++)
-        free(at->strings[k]);
-      free(at->strings);
-    }
-    free(n->attrs);
-  }
+  for (int i = 0; i < g->nnodes; i++)
+    glow_node_free(&g->nodes[i]);
   free(g->vals);
   free(g->nodes);
   free(g->inputs);

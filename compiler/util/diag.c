@@ -23,6 +23,17 @@ void glow_error(const char *where, const char *fmt, ...) {
   fputc('\n', stderr);
 }
 
+void glow_warning(const char *where, const char *fmt, ...) {
+  va_list ap;
+  if (quiet)
+    return;
+  fprintf(stderr, "%s: warning: ", where ? where : "glowc");
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+}
+
 int glow_node_error(const glow_graph *g, const glow_node *n, const char *fmt, ...) {
   va_list ap;
   nerrors++;

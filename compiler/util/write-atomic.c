@@ -41,7 +41,7 @@ int glow_outset_write(glow_outset *o, const char *path, const void *data, size_t
   snprintf(tmp, len, "%s.tmp-%ld", path, (long)getpid());
   FILE *f = fopen(tmp, "wb");
   if (!f) {
-    glow_error(path, "cannot write output file: %s (is the -emit-bundle directory present and writable?)",
+    glow_error(path, "cannot write output file: %s (is its directory present and writable?)",
                strerror(errno));
     free(tmp);
     return -1;

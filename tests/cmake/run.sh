@@ -9,7 +9,11 @@
 #              a new compiler recompiles both
 # determinism  two consumer trees in different folders give byte-identical bundles
 # bad-args     wrong add_glow_bundle() calls fail configure, every mistake named
-# cross        an AArch64 toolchain file gives -target=aarch64-linux-gnu
+# cross        toolchain files (tests/cmake/cross, toolchains/) and system/processor pairs give
+#              their triples: -target=aarch64-linux-gnu, riscv64-linux-gnu, thumbv7em-none-eabihf
+# cross-unknown  a processor with no known triple is a configure error naming it; TARGET settles it
+# cross-installed  the consumer (bundle + runtime) cross-built for AArch64 with the installed
+#              toolchain file against the installed prefix, run under qemu (exit 77: skipped)
 # cache        with GLOWC_CACHE_DIR set, a second clean build compiles no bundle (all cache hits)
 set -euo pipefail
 test=$1 build=$2 src=$3 work=$4
@@ -24,11 +28,24 @@ configure() { # <tree> [cmake args...]
   cmake -S "$here/consumer" -B "$tree" -G Ninja -DDIGITS_DIR="$digits" "$@" >"$tree.log" 2>&1 || { cat "$tree.log"; exit 1; }
 }
 
+cross_configure() { # <toolchain file or system:processor> [cmake args...]: the cross project, configured only
+  local how=$1 tree=$work/cross; shift
+  if [[ $how == *:* ]]; then
+    set -- -DCMAKE_SYSTEM_NAME="${how%:*}" -DCMAKE_SYSTEM_PROCESSOR="${how#*:}" "$@"
+  else
+    set -- -DCMAKE_TOOLCHAIN_FILE="$how" "$@"
+  fi
+  rm -rf "$tree"
+  cmake -S "$here/cross" -B "$tree" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+        -DDIGITS_DIR="$digits" "$@" >"$tree.log" 2>&1
+}
+
 case $test in
 install)
   rm -rf "$prefix"
   cmake --install "$build" --prefix "$prefix" >/dev/null
-  for f in bin/model-compiler bin/glowc include/glow-runtime.h lib/cmake/glowc/glowcConfig.cmake \
+  for f in bin/model-compiler bin/glowc bin/model-profiler include/glow-runtime.h lib/cmake/glowc/glowcConfig.cmake \
+           share/glowc/runtime/runtime.c share/glowc/toolchains/aarch64-linux-gnu.cmake \
            lib/cmake/glowc/glowcConfigVersion.cmake lib/cmake/glowc/GlowBundle.cmake; do
     [ -e "$prefix/$f" ] || { echo "not installed: $f"; exit 1; }
   done ;;
@@ -99,12 +116,43 @@ bad-args)
     grep -qF "$want" "$tree.log" || { cat "$tree.log"; echo "missing: $want"; exit 1; }
   done ;;
 cross)
-  tree=$work/cross
-  rm -rf "$tree"
-  cmake -S "$here/cross" -B "$tree" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$here/cross/aarch64.cmake" \
-        -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_ROOT_PATH="$prefix" -DDIGITS_DIR="$digits" >/dev/null
-  line=$(ninja -C "$tree" -t commands bundle | grep -- '-emit-bundle=')
-  echo "$line"
-  grep -q -- ' -target=aarch64-linux-gnu' <<<"$line" || { echo "no -target=aarch64-linux-gnu"; exit 1; } ;;
+  # <toolchain file or system:processor> <triple add_glow_bundle() must pass>
+  for spec in "$here/cross/aarch64.cmake aarch64-linux-gnu" \
+              "$src/toolchains/aarch64-linux-gnu.cmake aarch64-linux-gnu" \
+              "$src/toolchains/riscv64-linux-gnu.cmake riscv64-linux-gnu" \
+              "Linux:arm64 aarch64-linux-gnu" "Linux:riscv64 riscv64-linux-gnu" \
+              "Generic:cortex-m4 thumbv7em-none-eabihf" "Generic:cortex-m7 thumbv7em-none-eabihf" \
+              "Generic:armv7e-m thumbv7em-none-eabihf" "Generic:arm thumbv7em-none-eabihf"; do
+    read -r how want <<<"$spec"
+    cross_configure "$how" || { cat "$work/cross.log"; exit 1; }
+    line=$(ninja -C "$work/cross" -t commands bundle | grep -- '-emit-bundle=')
+    echo "$how: $line"
+    grep -q -- " -target=$want" <<<"$line" || { echo "$how: no -target=$want"; exit 1; }
+  done ;;
+cross-installed)
+  for tool in aarch64-linux-gnu-gcc qemu-aarch64; do
+    command -v $tool >/dev/null || { echo "skipped: $tool not found"; exit 77; }
+  done
+  tree=$work/cross-installed
+  configure "$tree" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_TOOLCHAIN_FILE="$prefix/share/glowc/toolchains/aarch64-linux-gnu.cmake"
+  cmake --build "$tree"
+  file "$tree/classify" | grep -q "ARM aarch64" || { file "$tree/classify"; exit 1; }
+  printf '#!/bin/sh\nexec qemu-aarch64 -L /usr/aarch64-linux-gnu "%s" "$@"\n' "$tree/classify" >"$tree/run-classify"
+  chmod +x "$tree/run-classify"
+  check "$tree/run-classify" "$tree/digits.bundle/digits.weights.bin" ;;
+cross-unknown)
+  # A processor with no known triple fails configure, naming it; TARGET settles it.
+  for how in Linux:mips64 Linux:arm Generic:aarch64; do
+    if cross_configure "$how"; then echo "$how: configure succeeded without a triple"; exit 1; fi
+    cat "$work/cross.log"
+    msg=$(tr -s ' \n' ' ' <"$work/cross.log") # CMake wraps the message
+    grep -qF "CMAKE_SYSTEM_PROCESSOR '${how#*:}' (CMAKE_SYSTEM_NAME '${how%:*}')" <<<"$msg" &&
+      grep -qF "Pass TARGET <triple> to add_glow_bundle(), or set CMAKE_C_COMPILER_TARGET" <<<"$msg" ||
+      { echo "$how: the error does not name the processor and the way out"; exit 1; }
+  done
+  cross_configure Linux:mips64 -DBUNDLE_TARGET=mips64-linux-gnu || { cat "$work/cross.log"; exit 1; }
+  ninja -C "$work/cross" -t commands bundle | grep -q -- ' -target=mips64-linux-gnu' ||
+    { echo "TARGET did not reach the compiler"; exit 1; } ;;
 *) echo "run.sh: unknown test '$test'"; exit 2 ;;
 esac

@@ -5,6 +5,13 @@ the generic driver (tests/driver/run-bundle.c), run and compared.
     run-conformance.py --compiler model-compiler --link "<cc> ... {obj} ... -o {exe}" \
         --suite ../shared/onnx-node-tests --work DIR [--must-pass FILE] [--jobs N] [--filter RE]
 
+For another target (tests/cross), the bundle is compiled for it, linked with
+its compiler and run under an emulator:
+
+    run-conformance.py --compiler model-compiler --compiler-arg=-target=aarch64-linux-gnu \
+        --link "aarch64-linux-gnu-gcc {obj} <driver built for aarch64> -lm -o {exe}" \
+        --run-prefix "qemu-aarch64 -L /usr/aarch64-linux-gnu" --only-must-pass ...
+
 Each test ends in one category: passed, wrong result (it compiled and ran
 but an output differs), unsupported (the compiler refused it with an error),
 or error (crash, link failure, timeout). Prints one line per test that did
@@ -125,7 +132,8 @@ def one(args, name):
     rc, out = run(link, args.timeout)
     if rc != 0:
         return name, "error", "link failed: " + out.strip()[:300]
-    rc, out = run([exe, os.path.join(work, "model.weights.bin"), data] + args.driver_arg, args.timeout)
+    rc, out = run(shlex.split(args.run_prefix) + [exe, os.path.join(work, "model.weights.bin"), data] + args.driver_arg,
+                  args.timeout)
     if args.verbose:
         print("%s:\n%s\n%s" % (name, compile_out.strip(), out.strip()), flush=True)
     if rc == 0:
@@ -147,7 +155,9 @@ def main():
     ap.add_argument("--suite", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--must-pass")
+    ap.add_argument("--only-must-pass", action="store_true", help="run only the tests listed in --must-pass")
     ap.add_argument("--require-all", action="store_true", help="fail unless every selected test passes")
+    ap.add_argument("--run-prefix", default="", help="command the driver runs under, e.g. \"qemu-aarch64 -L /usr/aarch64-linux-gnu\"")
     ap.add_argument("--driver-arg", action="append", default=[], help="extra run-bundle argument, e.g. -max-rel=1e-4")
     ap.add_argument("--verbose", action="store_true", help="print the driver's report for passing tests too")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
@@ -161,6 +171,14 @@ def main():
     run_one = one_interp if args.interp else one
 
     names = sorted(n for n in os.listdir(args.suite) if os.path.isdir(os.path.join(args.suite, n)))
+    must = None
+    if args.must_pass:
+        with open(args.must_pass) as f:
+            must = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+    if args.only_must_pass:
+        if must is None:
+            ap.error("--only-must-pass needs --must-pass")
+        names = [n for n in names if n in set(must)]
     if args.filter:
         names = [n for n in names if re.search(args.filter, n)]
     os.makedirs(args.work, exist_ok=True)
@@ -180,9 +198,7 @@ def main():
     for cat, _ in results.values():
         counts[cat] = counts.get(cat, 0) + 1
     status = 0
-    if args.must_pass:
-        with open(args.must_pass) as f:
-            must = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+    if must is not None:
         missing = [n for n in must if n in results and results[n][0] != "passed"]
         for n in missing:
             print("MUST-PASS test failed: %s (%s: %s)" % (n, results[n][0], results[n][1]))

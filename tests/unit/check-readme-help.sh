@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # --help tells the truth, and so does the README: the CLI reference in README.md
-# is exactly what `model-compiler -help` prints (the host triple left out).
+# (the block opening "USAGE: <tool>") is exactly what `<tool> -help` prints (the
+# host triple left out). Tools: model-compiler, model-profiler.
+#   check-readme-help.sh <tool binary> <README.md>
 set -eu
-mc=$1
+tool=$1
 readme=$2
-want=$("$mc" -help | sed -E "s/\(default: the host's, [^)]*\)/(default: the host's)/")
-got=$(awk '/^USAGE: model-compiler/{on=1} on&&/^```/{exit} on' "$readme")
+name=$(basename "$tool")
+want=$("$tool" -help | sed -E "s/\(default: the host's, [^)]*\)/(default: the host's)/")
+got=$(awk -v start="USAGE: $name " 'index($0, start) == 1 {on=1} on&&/^```/{exit} on' "$readme")
 if [ "$want" != "$got" ]; then
   diff <(echo "$want") <(echo "$got") || true
-  echo "README.md's CLI reference differs from model-compiler -help (left: -help, right: README)"
+  echo "README.md's CLI reference differs from $name -help (left: -help, right: README)"
   exit 1
 fi
-echo "README.md's CLI reference matches model-compiler -help"
+echo "README.md's CLI reference matches $name -help"

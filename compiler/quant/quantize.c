@@ -1,0 +1,420 @@
+/* require shapes and a checked profile; maintains order. Rewrites a float graph
+ * into ONNX's quantized ops from the ranges of a profile:
+ *   Conv (constant W)            -> QuantizeLinear? -> QLinearConv (int8 W, int32 B)
+ *   MatMul, Gemm (constant B)    -> QuantizeLinear? -> QLinearMatMul (int8 B) [-> Add C]
+ *   MaxPool of a quantized value -> MaxPool on int8, the input's scale and zero point
+ * each followed by a DequantizeLinear that gives float consumers the original
+ * value. A Conv whose only consumer is a Relu takes the Relu's range: int8
+ * saturation at the zero point is the Relu, which goes. A value already
+ * quantized (by its producer) is reused, never quantized again; the
+ * DequantizeLinear nodes nobody reads are removed by dead-nodes afterwards.
+ * Activations are int8 with the schema's scale and zero point; weights are int8,
+ * symmetric (zero point 0), per output channel with -enable-channelwise; biases
+ * int32 with scale x_scale * w_scale. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quant/quant.h"
+
+typedef struct {
+  int have;      /* scale and zero point known */
+  float scale;
+  int zp;
+  int scale_id, zp_id; /* scalar constants, made on first use */
+  int q;         /* id of the int8 value holding it, or -1 */
+} qval;
+
+typedef struct {
+  glow_graph *g;
+  const glow_profile *p;
+  const glow_quant_options *o;
+  qval *qv;      /* by float value id (grows with g->vals) */
+  int nqv;
+  glow_node *old;
+  int nold;
+  int *uses;     /* consumers of each value in the old node list */
+  int *use1;     /* the last such consumer */
+} qctx;
+
+/* Scale and zero point of an int8 value over [lo, hi] (Glow's schemas). */
+void glow_quant_params(float lo, float hi, glow_quant_schema s, float *scale, int *zp) {
+  lo = lo < 0.0f ? lo : 0.0f; /* zero must be exact: padding, Relu */
+  hi = hi > 0.0f ? hi : 0.0f;
+  if (s == GLOW_QUANT_SYMMETRIC_UINT8 && lo == 0.0f) {
+    *scale = hi / 255.0f;
+    *zp = -128;
+  } else if (s == GLOW_QUANT_ASYMMETRIC) {
+    *scale = (hi - lo) / 255.0f;
+    double z = *scale > 0.0f ? -128.0 - nearbyint((double)lo / (double)*scale) : 0.0;
+    *zp = (int)(z < -128.0 ? -128.0 : z > 127.0 ? 127.0 : z);
+  } else {
+    float a = -lo > hi ? -lo : hi;
+    *scale = 2.0f * a / 255.0f;
+    *zp = 0;
+    if (s == GLOW_QUANT_SYMMETRIC_POW2 && *scale > 0.0f)
+      *scale = ldexpf(1.0f, (int)ceil(log2((double)*scale)));
+  }
+  if (!(*scale > 0.0f)) { /* a value that is always 0 */
+    *scale = 1.0f;
+    *zp = 0;
+  }
+}
+
+static qval *qv_of(qctx *c, int id) {
+  if (id >= c->nqv) {
+    int n = c->g->nvals + 64;
+    c->qv = glow_xrealloc(c->qv, sizeof *c->qv * (size_t)n);
+    for (int i = c->nqv; i < n; i++)
+      c->qv[i] = (qval){0, 0.0f, 0, -1, -1, -1};
+    c->nqv = n;
+  }
+  return &c->qv[id];
+}
+
+static int new_value(glow_graph *g, const char *base, const char *suffix) {
+  char name[600];
+  snprintf(name, sizeof name, "%s%s", base, suffix);
+  return glow_value_add(g, name);
+}
+
+static int scalar_const(glow_graph *g, const char *base, const char *suffix, glow_dtype dt, const void *data) {
+  int id = new_value(g, base, suffix);
+  glow_value_make_const(g, id, dt, 0, NULL, data);
+  return id;
+}
+
+/* The value's scale and zero point from its profile entry (or an override). */
+static int params_of(qctx *c, int id) {
+  qval *q = qv_of(c, id);
+  if (q->have)
+    return 0;
+  const glow_profile_entry *e = glow_profile_find(c->p, c->g->vals[id].name);
+  if (!e) {
+    glow_error(c->o->profile_path, "no range for value '%s' in the profile", c->g->vals[id].name);
+    return -1;
+  }
+  float lo = e->min, hi = e->max;
+  int is_input = 0;
+  for (int i = 0; i < c->g->ninputs; i++)
+    is_input |= c->g->inputs[i] == id;
+  /* KL clips activations only: a graph input's range is the data's, not a distribution's tail. */
+  if (c->o->calibration_kl && !is_input) { /* steps over [0, threshold]: 255 one-sided unless symmetric */
+    int one_sided = lo >= 0.0f && c->o->schema != GLOW_QUANT_SYMMETRIC && c->o->schema != GLOW_QUANT_SYMMETRIC_POW2;
+    glow_quant_kl_range(e, one_sided ? 255 : 128, &lo, &hi);
+  }
+  glow_quant_params(lo, hi, c->o->schema, &q->scale, &q->zp);
+  q->have = 1;
+  return 0;
+}
+
+static void params_consts(qctx *c, int id) {
+  qval *q = qv_of(c, id);
+  if (q->scale_id >= 0)
+    return;
+  int8_t zp = (int8_t)q->zp;
+  const char *name = c->g->vals[id].name;
+  int s = scalar_const(c->g, name, ".scale", GLOW_DT_F32, &q->scale);
+  int z = scalar_const(c->g, name, ".zero_point", GLOW_DT_I8, &zp);
+  q = qv_of(c, id); /* the table may have grown */
+  q->scale_id = s;
+  q->zp_id = z;
+}
+
+static glow_op op_named(const char *onnx) { return glow_op_from_onnx(onnx); }
+
+/* The int8 twin of float value x: its producer's, or a QuantizeLinear added now. */
+static int quantized(qctx *c, int x) {
+  if (params_of(c, x))
+    return -1;
+  if (qv_of(c, x)->q >= 0)
+    return qv_of(c, x)->q;
+  params_consts(c, x);
+  glow_graph *g = c->g;
+  int q = new_value(g, g->vals[x].name, ".quantized");
+  glow_value_set_shape(&g->vals[q], GLOW_DT_I8, g->vals[x].rank, g->vals[x].dims);
+  int in[3] = {x, c->qv[x].scale_id, c->qv[x].zp_id};
+  glow_node_add(g, op_named("QuantizeLinear"), g->vals[x].name, 3, in, 1, &q);
+  qv_of(c, x)->q = q;
+  return q;
+}
+
+/* y = DequantizeLinear(q): float value y, now produced from its int8 twin q. */
+static void dequantize_into(qctx *c, int q, int y) {
+  params_consts(c, y);
+  int in[3] = {q, c->qv[y].scale_id, c->qv[y].zp_id};
+  glow_node_add(c->g, op_named("DequantizeLinear"), c->g->vals[y].name, 3, in, 1, &y);
+  qv_of(c, y)->q = q;
+}
+
+/* The int8 output of a quantized op computing float value y: q, shaped as y. */
+static int output_for(qctx *c, int y) {
+  int q = new_value(c->g, c->g->vals[y].name, ".quantized");
+  glow_value_set_shape(&c->g->vals[q], GLOW_DT_I8, c->g->vals[y].rank, c->g->vals[y].dims);
+  return q;
+}
+
+/* Symmetric int8 weights: per row of `rows` (channelwise) or one scale. */
+static void quantize_weights(const float *w, int64_t rows, int64_t per, int channelwise, int8_t *wq, float *scales) {
+  for (int64_t r = 0; r < rows; r++) {
+    float a = 0.0f;
+    for (int64_t i = channelwise ? r * per : 0; i < (channelwise ? (r + 1) * per : rows * per); i++)
+      a = fabsf(w[i]) > a ? fabsf(w[i]) : a;
+    scales[r] = a > 0.0f ? a / 127.0f : 1.0f;
+    if (!channelwise) {
+      for (int64_t k = 1; k < rows; k++)
+        scales[k] = scales[0];
+      break;
+    }
+  }
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t i = 0; i < per; i++) {
+      double v = nearbyint((double)w[r * per + i] / (double)scales[r]);
+      wq[r * per + i] = (int8_t)(v < -127.0 ? -127.0 : v > 127.0 ? 127.0 : v);
+    }
+}
+
+static int is_const_f32(const glow_graph *g, int id) {
+  return id >= 0 && g->vals[id].kind == GLOW_VAL_CONST && g->vals[id].dt == GLOW_DT_F32;
+}
+
+/* The one Relu reading y, when it is y's only consumer, or -1. */
+static int sole_relu(qctx *c, int y) {
+  if (c->uses[y] != 1 || c->g->vals[y].is_output)
+    return -1;
+  int u = c->use1[y];
+  return c->old[u].op == GLOW_OP_RELU ? u : -1;
+}
+
+static int conv_quantizable(qctx *c, const glow_node *n) {
+  const glow_graph *g = c->g;
+  return g->vals[n->in[0]].dt == GLOW_DT_F32 && is_const_f32(g, n->in[1]) &&
+         (n->nin < 3 || n->in[2] < 0 || is_const_f32(g, n->in[2])) && g->vals[n->in[1]].rank >= 3;
+}
+
+/* Conv -> QLinearConv (+ the Relu after it). Attributes move to the new node. */
+static int rewrite_conv(qctx *c, glow_node *n) {
+  glow_graph *g = c->g;
+  int y = n->out[0], relu = sole_relu(c, y);
+  if (relu >= 0) {
+    c->old[relu].dead = 1;
+    y = c->old[relu].out[0];
+  }
+  int xq = quantized(c, n->in[0]);
+  if (xq < 0 || params_of(c, y))
+    return -1;
+  const glow_value *w = &g->vals[n->in[1]];
+  int64_t m = w->dims[0], per = glow_value_numel(w) / (m ? m : 1);
+  int8_t *wq = glow_xmalloc((size_t)(m * per));
+  float *ws = glow_xmalloc(sizeof(float) * (size_t)m);
+  quantize_weights(w->data, m, per, c->o->channelwise, wq, ws);
+  const char *wname = w->name;
+  int64_t wdims[GLOW_MAX_RANK];
+  memcpy(wdims, w->dims, sizeof wdims);
+  int wrank = w->rank;
+  int wq_id = new_value(g, wname, ".quantized");
+  glow_value_make_const(g, wq_id, GLOW_DT_I8, wrank, wdims, wq);
+  int nscale = c->o->channelwise ? (int)m : 1;
+  int64_t sdim = nscale;
+  int ws_id = new_value(g, wname, ".scale");
+  glow_value_make_const(g, ws_id, GLOW_DT_F32, c->o->channelwise ? 1 : 0, &sdim, ws);
+  int8_t *wz = glow_xcalloc((size_t)nscale, 1);
+  int wz_id = new_value(g, wname, ".zero_point");
+  glow_value_make_const(g, wz_id, GLOW_DT_I8, c->o->channelwise ? 1 : 0, &sdim, wz);
+  free(wz);
+  free(wq);
+  int b_id = -1;
+  if (n->nin > 2 && n->in[2] >= 0) {
+    const float *b = g->vals[n->in[2]].data;
+    int32_t *bq = glow_xmalloc(sizeof(int32_t) * (size_t)m);
+    float xs = c->qv[n->in[0]].scale;
+    for (int64_t k = 0; k < m; k++) {
+      double v = nearbyint((double)b[k] / ((double)xs * (double)ws[k]));
+      bq[k] = (int32_t)(v < -2147483647.0 ? -2147483647.0 : v > 2147483647.0 ? 2147483647.0 : v);
+    }
+    b_id = new_value(g, g->vals[n->in[2]].name, ".quantized");
+    glow_value_make_const(g, b_id, GLOW_DT_I32, 1, &m, bq);
+    free(bq);
+  }
+  free(ws);
+  params_consts(c, n->in[0]);
+  params_consts(c, y);
+  int q = output_for(c, y);
+  int in[9] = {xq, c->qv[n->in[0]].scale_id, c->qv[n->in[0]].zp_id, wq_id, ws_id, wz_id,
+               c->qv[y].scale_id, c->qv[y].zp_id, b_id};
+  int id = glow_node_add(g, op_named("QLinearConv"), n->name, b_id >= 0 ? 9 : 8, in, 1, &q);
+  g->nodes[id].attrs = n->attrs;
+  g->nodes[id].nattr = n->nattr;
+  n->attrs = NULL;
+  n->nattr = 0;
+  dequantize_into(c, q, y);
+  return 1;
+}
+
+/* MatMul (2-D constant B) or Gemm (constant B; alpha folded into B, beta * C added
+ * in float after) -> QLinearMatMul with per-tensor int8 B. */
+static int rewrite_matmul(qctx *c, glow_node *n) {
+  glow_graph *g = c->g;
+  int gemm = n->op == GLOW_OP_GEMM;
+  const glow_value *b = &g->vals[n->in[1]];
+  if (g->vals[n->in[0]].dt != GLOW_DT_F32 || !is_const_f32(g, n->in[1]) || b->rank != 2)
+    return 0;
+  if (gemm && (glow_attr_int(n, "transA", 0) ||
+               (n->nin > 2 && n->in[2] >= 0 && !is_const_f32(g, n->in[2]))))
+    return 0;
+  int trans = gemm && glow_attr_int(n, "transB", 0);
+  int64_t k = trans ? b->dims[1] : b->dims[0], cols = trans ? b->dims[0] : b->dims[1];
+  float alpha = gemm ? (float)glow_attr_float(n, "alpha", 1.0) : 1.0f;
+  float *bt = glow_xmalloc(sizeof(float) * (size_t)(k * cols));
+  const float *bd = b->data;
+  for (int64_t i = 0; i < k; i++)
+    for (int64_t j = 0; j < cols; j++)
+      bt[i * cols + j] = alpha * (trans ? bd[j * k + i] : bd[i * cols + j]);
+  int y = n->out[0], relu = gemm && n->nin > 2 && n->in[2] >= 0 ? -1 : sole_relu(c, y);
+  if (relu >= 0) {
+    c->old[relu].dead = 1;
+    y = c->old[relu].out[0];
+  }
+  int add_c = gemm && n->nin > 2 && n->in[2] >= 0;
+  int xq = quantized(c, n->in[0]);
+  /* With C added after, the product has no profile entry: it takes the output's range. */
+  if (xq < 0 || params_of(c, y)) {
+    free(bt);
+    return -1;
+  }
+  int8_t *bq = glow_xmalloc((size_t)(k * cols));
+  float bs;
+  quantize_weights(bt, 1, k * cols, 0, bq, &bs);
+  free(bt);
+  int64_t dims[2] = {k, cols};
+  b = &g->vals[n->in[1]]; /* values were added: g->vals may have moved */
+  int bq_id = new_value(g, b->name, ".quantized");
+  glow_value_make_const(g, bq_id, GLOW_DT_I8, 2, dims, bq);
+  free(bq);
+  int8_t zero = 0;
+  int bs_id = scalar_const(g, g->vals[n->in[1]].name, ".scale", GLOW_DT_F32, &bs);
+  int bz_id = scalar_const(g, g->vals[n->in[1]].name, ".zero_point", GLOW_DT_I8, &zero);
+  params_consts(c, n->in[0]);
+  params_consts(c, y);
+  int q = output_for(c, y);
+  int in[8] = {xq, c->qv[n->in[0]].scale_id, c->qv[n->in[0]].zp_id, bq_id, bs_id, bz_id,
+               c->qv[y].scale_id, c->qv[y].zp_id};
+  if (!add_c) {
+    glow_node_add(g, op_named("QLinearMatMul"), n->name, 8, in, 1, &q);
+    dequantize_into(c, q, y);
+    return 1;
+  }
+  /* Y = A B' + beta C: the product's range is the output's, shifted by C's; the
+   * output's own range is a fair estimate when |C| is small next to it. */
+  glow_node_add(g, op_named("QLinearMatMul"), n->name, 8, in, 1, &q);
+  int prod = new_value(g, g->vals[y].name, ".product");
+  glow_value_set_shape(&g->vals[prod], GLOW_DT_F32, g->vals[y].rank, g->vals[y].dims);
+  int din[3] = {q, c->qv[y].scale_id, c->qv[y].zp_id};
+  glow_node_add(g, op_named("DequantizeLinear"), g->vals[y].name, 3, din, 1, &prod);
+  const glow_value *cv = &g->vals[n->in[2]];
+  float beta = (float)glow_attr_float(n, "beta", 1.0);
+  int64_t cn = glow_value_numel(cv);
+  float *cs = glow_xmalloc(sizeof(float) * (size_t)(cn ? cn : 1));
+  for (int64_t i = 0; i < cn; i++)
+    cs[i] = beta * ((const float *)cv->data)[i];
+  int64_t cdims[GLOW_MAX_RANK];
+  memcpy(cdims, cv->dims, sizeof cdims);
+  int crank = cv->rank;
+  int c_id = new_value(g, cv->name, ".scaled");
+  glow_value_make_const(g, c_id, GLOW_DT_F32, crank, cdims, cs);
+  free(cs);
+  int ain[2] = {prod, c_id};
+  glow_node_add(g, GLOW_OP_ADD, n->name, 2, ain, 1, &y);
+  return 1;
+}
+
+/* MaxPool of a value whose int8 twin exists: on int8, keeping its scale and zero point. */
+static int rewrite_maxpool(qctx *c, glow_node *n) {
+  int x = n->in[0], y = n->out[0];
+  if (n->nout > 1 && n->out[1] >= 0)
+    return 0;
+  if (x >= c->nqv || c->qv[x].q < 0)
+    return 0;
+  qval *qy = qv_of(c, y);
+  qy->have = 1;
+  qy->scale = c->qv[x].scale;
+  qy->zp = c->qv[x].zp;
+  qy->scale_id = c->qv[x].scale_id;
+  qy->zp_id = c->qv[x].zp_id;
+  int q = output_for(c, y);
+  int id = glow_node_add(c->g, GLOW_OP_MAX_POOL, n->name, 1, &c->qv[x].q, 1, &q);
+  c->g->nodes[id].attrs = n->attrs;
+  c->g->nodes[id].nattr = n->nattr;
+  n->attrs = NULL;
+  n->nattr = 0;
+  dequantize_into(c, q, y);
+  return 1;
+}
+
+static int kept(const glow_quant_options *o, glow_op op) {
+  const char *name = glow_op_get(op)->onnx_name;
+  size_t len = strlen(name);
+  for (const char *s = o->keep_kinds; s && *s;) {
+    size_t n = strcspn(s, ",");
+    if (n == len && !strncmp(s, name, n))
+      return 1;
+    s += n + (s[n] == ',');
+  }
+  return 0;
+}
+
+/* The node, unchanged, at the end of the new list. */
+static void keep_node(glow_graph *g, glow_node *n) {
+  int id = glow_node_add(g, n->op, n->name, n->nin, n->in, n->nout, n->out);
+  g->nodes[id].attrs = n->attrs;
+  g->nodes[id].nattr = n->nattr;
+  n->attrs = NULL;
+  n->nattr = 0;
+}
+
+int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_options *o) {
+  static const char *needed[] = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul"};
+  for (size_t i = 0; i < sizeof needed / sizeof needed[0]; i++)
+    if (op_named(needed[i]) == GLOW_OP_COUNT) {
+      glow_error("-load-profile", "this glowc has no %s op, which quantization needs", needed[i]);
+      return -1;
+    }
+  qctx c = {g, p, o, NULL, 0, g->nodes, g->nnodes, NULL, NULL};
+  c.uses = glow_xcalloc((size_t)g->nvals, sizeof(int));
+  c.use1 = glow_xcalloc((size_t)g->nvals, sizeof(int));
+  for (int i = 0; i < c.nold; i++)
+    for (int k = 0; !c.old[i].dead && k < c.old[i].nin; k++)
+      if (c.old[i].in[k] >= 0) {
+        c.uses[c.old[i].in[k]]++;
+        c.use1[c.old[i].in[k]] = i;
+      }
+  g->nodes = NULL;
+  g->nnodes = g->capnodes = 0;
+  int rc = 0, rewritten = 0;
+  for (int i = 0; i < c.nold && rc >= 0; i++) {
+    glow_node *n = &c.old[i];
+    rc = 0;
+    if (!n->dead && !kept(o, n->op)) {
+      if (n->op == GLOW_OP_CONV && conv_quantizable(&c, n))
+        rc = rewrite_conv(&c, n);
+      else if (n->op == GLOW_OP_MAT_MUL || n->op == GLOW_OP_GEMM)
+        rc = rewrite_matmul(&c, n);
+      else if (n->op == GLOW_OP_MAX_POOL)
+        rc = rewrite_maxpool(&c, n);
+    }
+    if (rc == 0 && !n->dead)
+      keep_node(g, n);
+    rewritten += rc > 0;
+  }
+  for (int i = 0; i < c.nold; i++)
+    glow_node_free(&c.old[i]);
+  free(c.old);
+  free(c.qv);
+  free(c.uses);
+  free(c.use1);
+  if (rc < 0)
+    return -1;
+  if (o->verbose)
+    glow_note("quantize: %d nodes quantized (%s)\n", rewritten, o->profile_path);
+  return 0;
+}
