@@ -219,6 +219,8 @@ static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const cha
   for (unsigned i = 1; i <= 3; i++)
     add_enum_attr(c->ctx, fn, i, "noalias");
   add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "nounwind");
+  /* Freestanding, as the kernels inlined into it: no loop becomes a memset or memcpy call. */
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(c->ctx, "no-builtins", 11, "", 0));
   c->b = LLVMCreateBuilderInContext(c->ctx);
   LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
   for (int a = 1; a <= 3; a++)

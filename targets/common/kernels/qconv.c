@@ -268,8 +268,11 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
               }
           }
           for (int r = 0; r < mn; r++)
-            for (int64_t r0 = 0; r0 < rows; r0++)
-              __builtin_memcpy(y + ((n * G + g) * Mg + m0 + r) * OH * OW + (oh0 + r0) * OW, stage[r] + r0 * geo.RW, OW);
+            for (int64_t r0 = 0; r0 < rows; r0++) {
+              uint8_t *yr = y + ((n * G + g) * Mg + m0 + r) * OH * OW + (oh0 + r0) * OW;
+              for (int64_t ow = 0; ow < OW; ow++)
+                yr[ow] = stage[r][r0 * geo.RW + ow];
+            }
         }
       }
 }
