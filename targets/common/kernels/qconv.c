@@ -95,6 +95,10 @@ static inline void qconv_direct(uint8_t *const *t, const int64_t *p) {
 
 #define QCONV_BUF (GLOW_STACK_PANEL_FLOATS * 4)    /* bytes of the band buffer */
 #define QCONV_LANES (GLOW_STACK_PANEL_FLOATS / 16) /* positions of a band (wide grid) */
+#define QCONV_WIDE_MR 8 /* register tiles: output channels x vectors of 16 positions */
+#define QCONV_WIDE_PV 2
+#define QCONV_NARROW_MR 4
+#define QCONV_NARROW_PV 1
 #define QCONV_MR_MAX 8
 #define QCONV_PV_MAX 4
 
@@ -131,17 +135,10 @@ typedef struct {
       }                                                                                                                \
   }
 
-QCONV_TILE(qconv_tile_wide, 8, 2, 0)
-QCONV_TILE(qconv_tile_wide_xs, 8, 2, 1)
-QCONV_TILE(qconv_tile_narrow, 4, 1, 0)
-QCONV_TILE(qconv_tile_narrow_xs, 4, 1, 1)
-
-/* The band layout for R output rows; 0 if it does not fit QCONV_BUF. */
-static inline int64_t qconv_band_bytes(const qconv_geo *g, int64_t R, int64_t pv) {
-  int64_t nv = (R * g->RW + 15) / 16;
-  nv = (nv + pv - 1) / pv * pv;
-  return g->KH * g->Cq * g->sw * (nv * 16 + (g->KW - 1) * g->dw / g->sw) * 4;
-}
+QCONV_TILE(qconv_tile_wide, QCONV_WIDE_MR, QCONV_WIDE_PV, 0)
+QCONV_TILE(qconv_tile_wide_xs, QCONV_WIDE_MR, QCONV_WIDE_PV, 1)
+QCONV_TILE(qconv_tile_narrow, QCONV_NARROW_MR, QCONV_NARROW_PV, 0)
+QCONV_TILE(qconv_tile_narrow_xs, QCONV_NARROW_MR, QCONV_NARROW_PV, 1)
 
 /* One band row of 4 channels: dst[j] = the 4 channels' bytes at column j
  * (x[j * sw], flipped) for j in [j0, j1), padw elsewhere up to jn; rows that
@@ -190,7 +187,7 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
   int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0;
   const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
   int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sh = s[1], dh = d[1];
-  int pv = wide ? 2 : 1, mr = wide ? 8 : 4;
+  int pv = wide ? QCONV_WIDE_PV : QCONV_NARROW_PV, mr = wide ? QCONV_WIDE_MR : QCONV_NARROW_MR;
   qconv_geo geo;
   geo.c4 = (Cg + 3) / 4 * 4;
   geo.Cq = geo.c4 / 4;
@@ -277,29 +274,27 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
       }
 }
 
-/* Rows per band for the fast path, 0 where it does not apply. */
+/* Rows per band for the fast path (in closed form, so that it folds to a
+ * constant), 0 where it does not apply or no row fits. */
 static inline int64_t qconv_rows_per_band(const int64_t *p, int wide) {
   const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
   if (!p[7] || in[0] != 1 || out[0] != 1 || k[0] != 1 || pb[0] != 0)
     return 0;
-  qconv_geo g;
-  g.c4 = (p[2] + 3) / 4 * 4;
-  g.Cq = g.c4 / 4;
-  g.KH = k[1];
-  g.KW = k[2];
-  g.sw = s[2];
-  g.dw = d[2];
-  g.RW = out[2] + (g.KW - 1) * g.dw / g.sw;
-  int64_t R = out[1], pv = wide ? 2 : 1;
-  while (R > 0 && (qconv_band_bytes(&g, R, pv) > QCONV_BUF || ((R * g.RW + 15) / 16 + pv - 1) / pv * pv * 16 > QCONV_LANES))
-    R--;
-  (void)in;
-  return R;
+  int64_t pv = wide ? QCONV_WIDE_PV : QCONV_NARROW_PV, c4 = (p[2] + 3) / 4 * 4, off = (k[2] - 1) * d[2] / s[2];
+  int64_t rw = out[2] + off;
+  /* Vectors of 16 positions per band: what the buffer and the staging tile hold. */
+  int64_t vb = (QCONV_BUF / (k[1] * c4 * s[2]) - off) / 16, vl = QCONV_LANES / 16;
+  int64_t v = (vb < vl ? vb : vl) / pv * pv, R = v * 16 / rw;
+  return R < out[1] ? R : out[1];
 }
 
+/* The wide tile where the target has the registers and a band of it fits, else
+ * the narrow one, else the direct loops. */
 GLOW_KERNEL(qlinearconv) {
   int wide = glow_qdot_wide();
   int64_t R = qconv_rows_per_band(p, wide);
+  if (wide && R <= 0)
+    R = qconv_rows_per_band(p, wide = 0);
   if (R > 0)
     qconv_rows(t, p, R, wide);
   else
