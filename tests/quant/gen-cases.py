@@ -190,6 +190,7 @@ def main():
     qconv_case(out, "qconv_1d", u8, i8, u8, (1, 8, 30), 12, (5,), pads=(2, 2))
     qconv_case(out, "qconv_k1152", u8, i8, u8, (1, 128, 6, 6), 24, (3, 3), pads=(1, 1, 1, 1))
     qconv_case(out, "qconv_wide", i8, i8, u8, (1, 4, 2, 300), 5, (1, 3), pads=(0, 1, 0, 1))
+    qconv_case(out, "qconv_c768", u8, i8, u8, (1, 768, 4, 4), 10, (3, 3), pads=(1, 1, 1, 1))  # a narrow band
     qmatmul_case(out, "qmatmul_u8s8", u8, i8, u8, (33, 70), (70, 45))
     qmatmul_case(out, "qmatmul_3d_s8s8", i8, i8, i8, (2, 17, 32), (32, 20))
     qmatmul_case(out, "qmatmul_u8u8_bzero", u8, u8, u8, (5, 9), (9, 31), bz_zero=False)
