@@ -4,7 +4,7 @@
     /usr/bin/python3 tests/quant/gen-cases.py <out_dir>
 
 Writes <out_dir>/<case>/model.onnx and test_data_set_0/{input,output}_N.pb for QLinearConv,
-QLinearMatMul, QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear: non-trivial zero
+QLinearMatMul, QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and int8 MaxPool: non-trivial zero
 points, per-channel scales and zero points, every int8/uint8 combination, groups, strides,
 dilations, padding, channel counts and reduction lengths that are not multiples of 4 or 16.
 Weights are initializers (constants, as in real models), so the kernels' fast paths run.
@@ -172,6 +172,22 @@ def dynamic_case(out, name, shape):
     save(out, name, [node], [("x", x)], outs, [], [("x", x)], outs, 11)
 
 
+def maxpool_case(out, name, dt, x_shape, kernel, strides, pads):
+    """MaxPool on int8 or uint8 directly, as quantized models run it."""
+    x = rand_q(dt, x_shape)
+    lo, _ = qrange(dt)
+    n, c, h, w = x_shape
+    xp = np.full((n, c, h + pads[0] + pads[2], w + pads[1] + pads[3]), lo, dt)
+    xp[:, :, pads[0]:pads[0] + h, pads[1]:pads[1] + w] = x
+    oh, ow = (xp.shape[2] - kernel[0]) // strides[0] + 1, (xp.shape[3] - kernel[1]) // strides[1] + 1
+    y = np.full((n, c, oh, ow), lo, dt)
+    for i in range(kernel[0]):
+        for j in range(kernel[1]):
+            y = np.maximum(y, xp[:, :, i:i + strides[0] * (oh - 1) + 1:strides[0], j:j + strides[1] * (ow - 1) + 1:strides[1]])
+    node = helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=list(kernel), strides=list(strides), pads=list(pads))
+    save(out, name, [node], [("x", x)], [("y", y)], [], [("x", x)], [("y", y)], 12)
+
+
 def main():
     out = sys.argv[1]
     u8, i8 = np.uint8, np.int8
@@ -201,6 +217,8 @@ def main():
     quantize_case(out, "quantize_i8", i8, (100,), None)
     dequantize_case(out, "dequantize_i8_axis0", i8, (6, 10), 0)
     dynamic_case(out, "dynamic_quantize", (3, 50))
+    maxpool_case(out, "maxpool_i8_3x3_stride2", i8, (1, 5, 13, 17), (3, 3), (2, 2), (1, 1, 1, 1))
+    maxpool_case(out, "maxpool_u8_2x3", u8, (2, 3, 8, 9), (2, 3), (1, 2), (0, 1, 1, 0))
 
 
 if __name__ == "__main__":
