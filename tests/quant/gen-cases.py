@@ -183,7 +183,8 @@ def maxpool_case(out, name, dt, x_shape, kernel, strides, pads):
     y = np.full((n, c, oh, ow), lo, dt)
     for i in range(kernel[0]):
         for j in range(kernel[1]):
-            y = np.maximum(y, xp[:, :, i:i + strides[0] * (oh - 1) + 1:strides[0], j:j + strides[1] * (ow - 1) + 1:strides[1]])
+            r, c = slice(i, i + strides[0] * (oh - 1) + 1, strides[0]), slice(j, j + strides[1] * (ow - 1) + 1, strides[1])
+            y = np.maximum(y, xp[:, :, r, c])
     node = helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=list(kernel), strides=list(strides), pads=list(pads))
     save(out, name, [node], [("x", x)], [("y", y)], [], [("x", x)], [("y", y)], 12)
 
