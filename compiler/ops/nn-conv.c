@@ -272,6 +272,8 @@ static int qconv_get(const glow_graph *g, const glow_node *n, conv_shape *c) {
     return -1;
   if (b && (b->dt != GLOW_DT_I32 || b->rank != 1 || b->dims[0] != c->M))
     return glow_node_error(g, n, "B must be an int32 vector of %lld elements", (long long)c->M);
+  if (w_channels_last(n) && w->dt != GLOW_DT_I8)
+    return glow_node_error(g, n, "glow.w_layout = 1 needs int8 weights");
   return 0;
 }
 
