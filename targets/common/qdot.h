@@ -9,6 +9,11 @@
 static inline void glow_qdot(glow_qi16 *acc, const glow_q64 *x, int32_t w4) { glow_qdot_portable(acc, x, w4); }
 static inline void glow_qdot_s(glow_qi16 *acc, const glow_q64 *w, uint32_t x4) { glow_qdot_portable_s(acc, w, x4); }
 
+/* The unsigned operand is unsigned (glow_qdot_x_signed: 0); a target whose
+ * dot product multiplies signed bytes by signed bytes returns 1, and kernels
+ * then give it x - 128 (and its zero point - 128). */
+static inline int glow_qdot_x_signed(void) { return 0; }
+
 /* Register tile: 1 for targets with 32 vector registers of 64 bytes, 0 otherwise. */
 static inline int glow_qdot_wide(void) { return 0; }
 

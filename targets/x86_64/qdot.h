@@ -59,6 +59,8 @@ static inline void glow_qdot_s(glow_qi16 *acc, const glow_q64 *w, uint32_t x4) {
   }
 }
 
+static inline int glow_qdot_x_signed(void) { return 0; } /* vpdpbusd: unsigned times signed */
+
 /* 32 registers of 64 bytes (AVX-512) take the larger register tile. */
 static inline int glow_qdot_wide(void) { return glow_target_x86_zmm; }
 

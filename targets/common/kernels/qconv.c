@@ -75,8 +75,9 @@ static inline void qconv_direct(uint8_t *const *t, const int64_t *p) {
 /* ---- Fast path: channels-last int8 weights (layout 1), 1-D and 2-D ----
  *
  * Output rows go in bands of R rows. For a band, the inputs that each tap
- * reads are copied once into a stack buffer, unsigned (int8 x flipped to x +
- * 128, x_zero_point with it), 4 input channels to a 32-bit word:
+ * reads are copied once into a stack buffer, as the dot product wants them
+ * (x' below: unsigned, int8 x flipped to x + 128 and x_zero_point with it, or
+ * signed where glow_qdot_x_signed()), 4 input channels to a 32-bit word:
  *   buf[kh][c / 4][phase][j][c % 4] = x'[c][ih][j * sw + phase - pad]
  * where ih is the input row of tap row kh for band row j / RW, RW = OW +
  * (KW - 1) * dw / sw, and j % RW < RW the column: band rows side by side on a
@@ -199,8 +200,11 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
   geo.ksz = geo.KH * geo.KW;
   int64_t nvb = ((R * geo.RW + 15) / 16 + pv - 1) / pv * pv; /* vectors per band */
   geo.SL = nvb * 16 + (geo.KW - 1) * geo.dw / geo.sw;
-  uint8_t xflip = xsg ? 0x80 : 0;
-  int32_t xz = glow_q_zero(t[3], 0, xsg) + (xsg ? 128 : 0), yz = glow_q_zero(t[8], 0, ysg);
+  /* x as the dot product takes it: unsigned (int8 x flipped), or signed (uint8 x flipped). */
+  int xs8 = glow_qdot_x_signed();
+  uint8_t xflip = xsg != xs8 ? 0x80 : 0;
+  int32_t xz = glow_q_zero(t[3], 0, xsg) + (xsg && !xs8 ? 128 : 0) - (!xsg && xs8 ? 128 : 0);
+  int32_t yz = glow_q_zero(t[8], 0, ysg);
   int wzero = 1;
   for (int64_t m = 0; t[6] && m < (wz_pc ? G * Mg : 1); m++)
     wzero &= ((const int8_t *)t[6])[m] == 0;

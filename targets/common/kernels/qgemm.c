@@ -58,7 +58,7 @@ static inline void qmm_rows(uint8_t *const *t, const int64_t *p) {
 /* ---- Fast path: B packed, 64 bytes = 16 columns x 4 rows ----
  * Y in tiles of MR rows x PV vectors of 16 columns: each step broadcasts 4
  * bytes of a row of A (unsigned: int8 A is flipped to A + 128 with its zero
- * point) and adds their dot products with 16 columns of B (glow_qdot_s:
+ * point; or signed, see qconv.c) and adds their dot products with 16 columns of B (glow_qdot_s:
  * vpdpbusd where the CPU has VNNI). Zero points are corrections:
  *   sum (a - za)(b - zb) = acc - za' colsum(b) - zb rowsum(a') + K za' zb
  * with the column sums of B computed once per call (QMM_NMAX columns at most)
@@ -108,7 +108,8 @@ static inline void qmm_packed(uint8_t *const *t, const int64_t *p, int wide) {
   float ys = *(const float *)t[7];
   int32_t yz = glow_q_zero(t[8], 0, ysg);
   int64_t KQ = (K + 3) / 4, NB = (N + 15) / 16;
-  uint32_t flip = xsg ? 0x80808080u : 0;
+  int xs8 = glow_qdot_x_signed(); /* A as the dot product takes it (see qconv.c) */
+  uint32_t flip = xsg != xs8 ? 0x80808080u : 0;
   int mr = M == 1 ? 1 : wide ? 6 : 2, pv = M == 1 || wide ? 4 : 2;
   /* Column sums and zero points of B, per column (zero past N). */
   int32_t colsum[QMM_NMAX + 64] __attribute__((aligned(64)));
@@ -136,9 +137,9 @@ static inline void qmm_packed(uint8_t *const *t, const int64_t *p, int wide) {
               ar[r] = ab + m * ams;
               int32_t sum = 0;
               for (int64_t k = 0; k < K; k++)
-                sum += (uint8_t)(ar[r][k] ^ (uint8_t)flip);
+                sum += xs8 ? (int8_t)(ar[r][k] ^ (uint8_t)flip) : (uint8_t)(ar[r][k] ^ (uint8_t)flip);
               rowsum[r] = sum;
-              za[r] = glow_q_zero(t[3], za_row ? m : 0, xsg) + (xsg ? 128 : 0);
+              za[r] = glow_q_zero(t[3], za_row ? m : 0, xsg) + (xsg && !xs8 ? 128 : 0) - (!xsg && xs8 ? 128 : 0);
               am[r] = as[as_row ? m : 0];
             }
             for (int64_t n0 = 0; n0 < NB; n0 += pv) {
