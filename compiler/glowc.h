@@ -278,6 +278,8 @@ typedef struct glow_pass_options {
 int glow_pass_infer_fold(glow_graph *g, const glow_pass_options *o);
 /* passes/fold-batchnorm.c */
 int glow_pass_fold_batchnorm(glow_graph *g, const glow_pass_options *o);
+/* passes/pack-weights.c: constant int8 weights in the int8 kernels' layout */
+int glow_pass_pack_weights(glow_graph *g, const glow_pass_options *o);
 /* passes/dead-nodes.c */
 int glow_pass_dead_nodes(glow_graph *g, const glow_pass_options *o);
 /* passes/materialize-outputs.c */

@@ -5,7 +5,21 @@
 
 #include <stddef.h>
 
-#define GLOW_TARGET_INTERFACE_VERSION 2
+#define GLOW_TARGET_INTERFACE_VERSION 3
+
+/* A property of the target machine that kernels test at model-compile time
+ * (kernels are compiled once per target, for its baseline CPU): a kernel
+ * declares `extern const int glow_target_<name>;` and codegen defines it, a
+ * constant before optimization, as 1 when the target machine turns the probe
+ * (LLVM IR of one function) into assembly containing `mnemonic`, else 0, so
+ * the branches a kernel takes on it fold away and the other side (which may
+ * use instructions this CPU lacks) is never compiled. E.g. "does an add of a
+ * vpmaddwd pattern become vpdpwssd": the CPU has VNNI. */
+typedef struct glow_target_probe {
+  const char *name;     /* glow_target_<name> */
+  const char *ir;       /* LLVM IR (textual) of one function */
+  const char *mnemonic; /* looked for in the assembly */
+} glow_target_probe;
 
 typedef struct glow_target {
   int version;                    /* GLOW_TARGET_INTERFACE_VERSION */
@@ -18,6 +32,7 @@ typedef struct glow_target {
   int arm_float_abi;              /* 1: 32-bit ARM, where -float-abi picks the calling convention */
   const unsigned char *bitcode;   /* kernel bitcode, embedded at toolchain build time */
   const size_t *bitcode_size;     /* its size in bytes */
+  const glow_target_probe *probes; /* kernels' glow_target_<name> flags, ended by a NULL name; NULL: none */
 } glow_target;
 
 /* targets/targets.c */

@@ -45,8 +45,8 @@ def glow_kernels(name, target, triple, srcs, hdrs, cflags = [], bin2c = ":glowc-
             srcs = [src] + hdrs,
             outs = [bc],
             cmd = " ".join([_CLANG, "--target=" + triple] + cflags + _KERNEL_CFLAGS + [
-                "-I%s/common" % base,
                 "-I%s/%s" % (base, target),
+                "-I%s/common" % base,
                 "-emit-llvm -c $(location %s) -o $@" % src,
             ]),
             message = "Kernel bitcode %s/%s" % (target, src),

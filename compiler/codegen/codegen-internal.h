@@ -15,5 +15,8 @@ typedef struct glow_resolved_target {
 /* codegen/target-machine.c: NULL after reporting an unknown CPU, feature or float ABI. */
 LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, const glow_target *tgt,
                                          glow_resolved_target *r);
+/* codegen/target-machine.c: 1 if the target machine compiles the probe's IR into
+ * assembly with its mnemonic, else 0 (target.h). */
+int glow_target_probe_run(LLVMTargetMachineRef tm, const char *triple, const glow_target_probe *pr);
 
 #endif

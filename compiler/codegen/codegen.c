@@ -56,6 +56,24 @@ static void prepare_kernels(cg *c, const char *cpu, const char *features) {
       LLVMSetLinkage(gv, LLVMInternalLinkage);
 }
 
+/* The kernels' glow_target_<name> flags (target.h): constants from the target's
+ * probes, 0 for a name it has no probe for. */
+static void define_target_flags(cg *c, const glow_target *tgt, LLVMTargetMachineRef tm, const char *triple) {
+  for (LLVMValueRef gv = LLVMGetFirstGlobal(c->m); gv; gv = LLVMGetNextGlobal(gv)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(gv, &len);
+    if (!LLVMIsDeclaration(gv) || strncmp(name, "glow_target_", 12))
+      continue;
+    int v = 0;
+    for (const glow_target_probe *pr = tgt->probes; pr && pr->name; pr++)
+      if (!strcmp(name + 12, pr->name))
+        v = glow_target_probe_run(tm, triple, pr);
+    LLVMSetInitializer(gv, LLVMConstInt(LLVMGlobalGetValueType(gv), (unsigned long long)v, 0));
+    LLVMSetGlobalConstant(gv, 1);
+    LLVMSetLinkage(gv, LLVMInternalLinkage);
+  }
+}
+
 static LLVMValueRef const_i64(cg *c, uint64_t v) { return LLVMConstInt(c->i64, v, 0); }
 
 /* A constant global: exported under `name`, or private (and unnamed_addr) when local. */
@@ -201,6 +219,8 @@ static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const cha
   for (unsigned i = 1; i <= 3; i++)
     add_enum_attr(c->ctx, fn, i, "noalias");
   add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "nounwind");
+  /* Freestanding, as the kernels inlined into it: no loop becomes a memset or memcpy call. */
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(c->ctx, "no-builtins", 11, "", 0));
   c->b = LLVMCreateBuilderInContext(c->ctx);
   LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
   for (int a = 1; a <= 3; a++)
@@ -252,6 +272,7 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   c.i64 = LLVMInt64TypeInContext(c.ctx);
 
   prepare_kernels(&c, rt.cpu, rt.features);
+  define_target_flags(&c, tgt, tm, rt.triple);
   LLVMValueRef weights = o->weights & GLOW_WEIGHTS_EMBEDDED ? embed_weights(&c, g, p, net) : NULL;
   if (build_entry(&c, g, p, o->entry_name ? o->entry_name : net, weights))
     goto done;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <llvm-c/Core.h>
+#include <llvm-c/IRReader.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 
@@ -190,4 +191,33 @@ fail:
   free(cpu);
   glow_sb_free(&features);
   return NULL;
+}
+
+int glow_target_probe_run(LLVMTargetMachineRef tm, const char *triple, const glow_target_probe *pr) {
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMMemoryBufferRef ir = LLVMCreateMemoryBufferWithMemoryRangeCopy(pr->ir, strlen(pr->ir), pr->name);
+  LLVMModuleRef m;
+  char *msg = NULL;
+  if (LLVMParseIRInContext(ctx, ir, &m, &msg)) { /* takes the buffer */
+    fprintf(stderr, "glowc: internal error: target probe %s: %s\n", pr->name, msg);
+    abort();
+  }
+  LLVMSetTarget(m, triple);
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+  LLVMSetModuleDataLayout(m, td);
+  LLVMDisposeTargetData(td);
+  LLVMMemoryBufferRef out;
+  int found = 0;
+  if (!LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMAssemblyFile, &msg, &out)) {
+    size_t n = LLVMGetBufferSize(out), k = strlen(pr->mnemonic);
+    const char *a = LLVMGetBufferStart(out);
+    for (size_t i = 0; !found && i + k <= n; i++)
+      found = !memcmp(a + i, pr->mnemonic, k);
+    LLVMDisposeMemoryBuffer(out);
+  } else {
+    LLVMDisposeMessage(msg);
+  }
+  LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
+  return found;
 }

@@ -42,13 +42,13 @@ static int bind_inputs(glow_graph *g, const glow_driver_options *d) {
 }
 
 /* -load-profile: the profile checked against the graph it was taken from (after the
- * passes), then the graph quantized and the float leftovers dropped. */
+ * passes), then the graph quantized, its int8 weights packed and the float leftovers dropped. */
 static int quantize(glow_graph *g, const glow_driver_options *d) {
   glow_profile *p = glow_profile_load(d->load_profile);
   glow_quant_options q = d->quant;
   q.verbose = d->verbose;
   int rc = !p || glow_profile_check(p, g, d->load_profile) || glow_pass_quantize(g, p, &q) ||
-           glow_pass_dead_nodes(g, &d->passes) || glow_graph_verify(g);
+           glow_pass_pack_weights(g, &d->passes) || glow_pass_dead_nodes(g, &d->passes) || glow_graph_verify(g);
   glow_profile_free(p);
   return rc ? -1 : 0;
 }

@@ -1,16 +1,26 @@
-/* Conv and ConvInteger: N x C x D1.. input, M x C/group x K1.. weights. */
+/* Conv, ConvInteger and QLinearConv: N x C x D1.. input, M x C/group x K1.. weights. */
 #include <stdlib.h>
 
 #include "ops/nn-util.h"
+#include "ops/quant-util.h"
 
 typedef struct {
   int64_t N, C, M, G, Cg, Mg;
   glow_nn_win w;
 } conv_shape;
 
-/* Shapes of X (input 0) and W (input 1); `integer`: ConvInteger's dtypes. */
+/* Where W is: input 3 of QLinearConv, input 1 of the others. */
+static int w_index(const glow_node *n) { return n->op == GLOW_OP_QLINEAR_CONV ? 3 : 1; }
+
+/* QLinearConv's W after passes/pack-weights.c: M x K1.. x C4, input channels
+ * innermost and padded to C4 = C/group rounded up to 4 (glow.w_layout = 1). */
+static int w_channels_last(const glow_node *n) {
+  return n->op == GLOW_OP_QLINEAR_CONV && glow_attr_int(n, "glow.w_layout", 0) == 1;
+}
+
+/* Shapes of X (input 0) and W; `integer`: the dtypes of ConvInteger and QLinearConv. */
 static int conv_get(const glow_graph *g, const glow_node *n, int integer, conv_shape *c) {
-  const glow_value *x = glow_in(g, n, 0), *w = glow_in(g, n, 1);
+  const glow_value *x = glow_in(g, n, 0), *w = glow_in(g, n, w_index(n));
   char s1[128], s2[128];
   if (integer) {
     if ((x->dt != GLOW_DT_U8 && x->dt != GLOW_DT_I8) || (w->dt != GLOW_DT_U8 && w->dt != GLOW_DT_I8))
@@ -23,16 +33,18 @@ static int conv_get(const glow_graph *g, const glow_node *n, int integer, conv_s
   if (w->rank != x->rank)
     return glow_node_error(g, n, "X %s and W %s must have the same rank", glow_shape_str(x, s1, sizeof s1),
                            glow_shape_str(w, s2, sizeof s2));
+  int last = w_channels_last(n);
   c->N = x->dims[0];
   c->C = x->dims[1];
   c->M = w->dims[0];
   c->G = glow_attr_int(n, "group", 1);
-  if (c->G < 1 || c->C % c->G || c->M % c->G || w->dims[1] * c->G != c->C)
+  int64_t wc = last ? w->dims[w->rank - 1] : w->dims[1], cg = c->G >= 1 ? c->C / c->G : 0;
+  if (c->G < 1 || c->C % c->G || c->M % c->G || (last ? wc != (cg + 3) / 4 * 4 : wc != cg))
     return glow_node_error(g, n, "X %s and W %s do not match for group=%lld", glow_shape_str(x, s1, sizeof s1),
                            glow_shape_str(w, s2, sizeof s2), (long long)c->G);
   c->Cg = c->C / c->G;
   c->Mg = c->M / c->G;
-  return glow_nn_win_get(g, n, x, w->dims + 2, 0, &c->w);
+  return glow_nn_win_get(g, n, x, w->dims + (last ? 1 : 2), 0, &c->w);
 }
 
 static void conv_out_shape(const conv_shape *c, int64_t *dims) {
@@ -277,3 +289,110 @@ static int lower_conv_integer(const glow_graph *g, const glow_node *n, glow_kcal
 
 const glow_op_info glow_op_CONV_INTEGER = {"ConvInteger",     2, 4, 1, 1, infer_conv_integer, eval_conv_integer,
                                            lower_conv_integer};
+
+/* QLinearConv: inputs x, x_scale, x_zero_point, w, w_scale, w_zero_point,
+ * y_scale, y_zero_point and an optional int32 bias B; the w parameters may hold
+ * one value per output channel. int32 sums of (x - x_zero_point) * (w -
+ * w_zero_point), plus B, requantized as quant-util.h describes. */
+static int qconv_get(const glow_graph *g, const glow_node *n, conv_shape *c) {
+  if (conv_get(g, n, 1, c))
+    return -1;
+  const glow_value *x = glow_in(g, n, 0), *w = glow_in(g, n, 3), *b = glow_in(g, n, 8);
+  if (!glow_in(g, n, 1) || !glow_in(g, n, 4) || !glow_in(g, n, 6))
+    return glow_node_error(g, n, "x_scale, w_scale and y_scale are required");
+  if (glow_q_check_param(g, n, 1, "x_scale", 1, GLOW_DT_UNDEF, 1) ||
+      glow_q_check_param(g, n, 2, "x_zero_point", 0, x->dt, 1) ||
+      glow_q_check_param(g, n, 4, "w_scale", 1, GLOW_DT_UNDEF, c->M) ||
+      glow_q_check_param(g, n, 5, "w_zero_point", 0, w->dt, c->M) ||
+      glow_q_check_param(g, n, 6, "y_scale", 1, GLOW_DT_UNDEF, 1) ||
+      glow_q_check_param(g, n, 7, "y_zero_point", 0, GLOW_DT_UNDEF, 1))
+    return -1;
+  if (b && (b->dt != GLOW_DT_I32 || b->rank != 1 || b->dims[0] != c->M))
+    return glow_node_error(g, n, "B must be an int32 vector of %lld elements", (long long)c->M);
+  if (w_channels_last(n) && w->dt != GLOW_DT_I8)
+    return glow_node_error(g, n, "glow.w_layout = 1 needs int8 weights");
+  return 0;
+}
+
+/* Channels-last weights (M x taps x C4) to the usual M x C/G x taps; frees w. */
+static double *w_standard(const conv_shape *c, double *w) {
+  int64_t taps = 1, c4 = (c->Cg + 3) / 4 * 4;
+  for (int i = 0; i < c->w.nsp; i++)
+    taps *= c->w.k[i];
+  int64_t e = c->M * c->Cg * taps;
+  double *r = glow_xmalloc(sizeof(double) * (size_t)(e ? e : 1));
+  for (int64_t m = 0; m < c->M; m++)
+    for (int64_t ci = 0; ci < c->Cg; ci++)
+      for (int64_t t = 0; t < taps; t++)
+        r[(m * c->Cg + ci) * taps + t] = w[(m * taps + t) * c4 + ci];
+  free(w);
+  return r;
+}
+
+static glow_dtype qconv_type(const glow_graph *g, const glow_node *n) {
+  return glow_in(g, n, 7) ? glow_in(g, n, 7)->dt : GLOW_DT_U8;
+}
+
+static int infer_qlinear_conv(glow_graph *g, glow_node *n) {
+  conv_shape c;
+  if (qconv_get(g, n, &c))
+    return -1;
+  int64_t dims[5];
+  conv_out_shape(&c, dims);
+  glow_value_set_shape(glow_out(g, n, 0), qconv_type(g, n), glow_in(g, n, 0)->rank, dims);
+  return 0;
+}
+
+static int eval_qlinear_conv(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  conv_shape c;
+  if (qconv_get(g, n, &c))
+    return -1;
+  const glow_value *xz = glow_in(g, n, 2), *wz = glow_in(g, n, 5), *ws = glow_in(g, n, 4), *yz = glow_in(g, n, 7);
+  double *x = to_double(glow_in(g, n, 0), ins[0], xz, xz ? ins[2] : NULL);
+  double *w = to_double(glow_in(g, n, 3), ins[3], wz, wz ? ins[5] : NULL);
+  if (w_channels_last(n))
+    w = w_standard(&c, w);
+  const glow_value *y = glow_out(g, n, 0);
+  int64_t e = glow_value_numel(y), nm = c.N * c.M, osz = e / (nm ? nm : 1);
+  double *acc = glow_xmalloc(sizeof(double) * (size_t)(e ? e : 1));
+  conv_ref(&c, x, w, NULL, acc);
+  const int32_t *b = glow_in(g, n, 8) ? ins[8] : NULL;
+  float xs = *(const float *)ins[1], ys = *(const float *)ins[6];
+  int32_t zp = glow_q_zero(yz, yz ? ins[7] : NULL, 0), lo, hi;
+  glow_q_range(y->dt, &lo, &hi);
+  for (int64_t i = 0; i < e; i++) {
+    int64_t m = i / osz % c.M;
+    int32_t a = (int32_t)((int64_t)acc[i] + (b ? b[m] : 0));
+    float mult = (xs * glow_q_scale(ws, ins[4], m)) / ys;
+    glow_elem_seti(y->dt, outs[0], i, glow_q_saturate((float)a * mult, zp, lo, hi));
+  }
+  free(x);
+  free(w);
+  free(acc);
+  return 0;
+}
+
+static int lower_qlinear_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
+  conv_shape c;
+  if (qconv_get(g, n, &c))
+    return -1;
+  const glow_value *ws = glow_in(g, n, 4), *wz = glow_in(g, n, 5);
+  glow_kcall_init(kc, "glow_k_qlinearconv");
+  glow_kcall_tensor(kc, n->out[0]);
+  for (int i = 0; i < 9; i++)
+    glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
+  int64_t p[] = {c.N,
+                 c.G,
+                 c.Cg,
+                 c.Mg,
+                 glow_q_sign_flags(glow_in(g, n, 0)->dt, glow_in(g, n, 3)->dt, qconv_type(g, n)),
+                 glow_value_numel(ws) > 1,
+                 wz && glow_value_numel(wz) > 1,
+                 w_channels_last(n)};
+  glow_kcall_params(kc, 8, p);
+  glow_nn_win_params(&c.w, kc);
+  return 0;
+}
+
+const glow_op_info glow_op_QLINEAR_CONV = {"QLinearConv",      8, 9, 1, 1, infer_qlinear_conv, eval_qlinear_conv,
+                                           lower_qlinear_conv};

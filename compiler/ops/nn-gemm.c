@@ -1,13 +1,15 @@
-/* Matrix products: Gemm, MatMul (numpy semantics) and MatMulInteger. All lower
+/* Matrix products: Gemm, MatMul (numpy semantics), MatMulInteger and QLinearMatMul. All lower
  * to one strided, batched kernel family:
  *   Y[b][m][n] = alpha * sum_k A[b][m][k] * B[b][k][n] + beta * C[b][m][n]
  * params: batch dims[4]; A, B and C batch strides[4] each; M, N, K; A's m and
  * k strides; B's k and n strides; alpha, beta; C's m and n strides (0 where C
- * broadcasts). Y is dense. MatMulInteger's kernel takes the same params with
- * zero-point modes in place of alpha and beta. */
+ * broadcasts). Y is dense. MatMulInteger's and QLinearMatMul's kernels take the
+ * same params with zero-point modes in place of alpha and beta. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ops/nn-util.h"
+#include "ops/quant-util.h"
 
 #define MM_BATCH GLOW_NN_MM_BATCH
 
@@ -189,10 +191,28 @@ const glow_op_info glow_op_GEMM = {"Gemm", 2, 3, 1, 1, infer_gemm, eval_gemm, lo
 
 /* Shapes of A and B (1-D operands promoted as numpy does) into q and the
  * output shape into od/orank. */
+/* QLinearMatMul's B after passes/pack-weights.c (glow.b_layout = 1): a K x N
+ * int8 matrix as ceil(N/16) x ceil(K/4) x 16 x 4 (zero padded), N in glow.b_cols. */
+static int b_packed(const glow_node *n) {
+  return n->op == GLOW_OP_QLINEAR_MAT_MUL && glow_attr_int(n, "glow.b_layout", 0) == 1;
+}
+
 static int matmul_get(const glow_graph *g, const glow_node *n, mm_params *q, int64_t *od, int *orank) {
-  const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 1);
+  const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, n->op == GLOW_OP_QLINEAR_MAT_MUL ? 3 : 1);
   char s1[128], s2[128];
   glow_nn_mm_init(q);
+  glow_value logical;
+  if (b_packed(n)) { /* the K x N matrix it holds */
+    logical = *b;
+    logical.rank = 2;
+    logical.dims[0] = a->rank ? a->dims[a->rank - 1] : 0;
+    logical.dims[1] = glow_attr_int(n, "glow.b_cols", 0);
+    if (b->dt != GLOW_DT_I8 || b->rank != 3 || b->dims[0] != (logical.dims[1] + 15) / 16 ||
+        b->dims[1] != (logical.dims[0] + 3) / 4 || b->dims[2] != 64)
+      return glow_node_error(g, n, "packed B %s (int8) does not match A %s", glow_shape_str(b, s1, sizeof s1),
+                             glow_shape_str(a, s2, sizeof s2));
+    b = &logical;
+  }
   if (a->rank < 1 || b->rank < 1)
     return glow_node_error(g, n, "A and B must have rank 1 or more");
   int ra = a->rank, rb = b->rank;
@@ -346,3 +366,111 @@ static int lower_matmul_integer(const glow_graph *g, const glow_node *n, glow_kc
 
 const glow_op_info glow_op_MAT_MUL_INTEGER = {
     "MatMulInteger", 2, 4, 1, 1, infer_matmul_integer, eval_matmul_integer, lower_matmul_integer};
+
+/* ---- QLinearMatMul: inputs a, a_scale, a_zero_point, b, b_scale,
+ * b_zero_point, y_scale, y_zero_point; the a parameters may hold one value per
+ * row of A, the b parameters one per column of B. int32 sums of (a - a_zero_point)
+ * * (b - b_zero_point), requantized as quant-util.h describes. ---- */
+
+static int qmatmul_get(const glow_graph *g, const glow_node *n, mm_params *q, int64_t *od, int *orank) {
+  const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 3);
+  if (!glow_q_is_8bit(a->dt) || !glow_q_is_8bit(b->dt))
+    return glow_node_error(g, n, "input types %s and %s are not supported (uint8 or int8)", glow_dtype_name(a->dt),
+                           glow_dtype_name(b->dt));
+  if (matmul_get(g, n, q, od, orank))
+    return -1;
+  if (!glow_in(g, n, 1) || !glow_in(g, n, 4) || !glow_in(g, n, 6))
+    return glow_node_error(g, n, "a_scale, b_scale and y_scale are required");
+  if (glow_q_check_param(g, n, 1, "a_scale", 1, GLOW_DT_UNDEF, q->M) ||
+      glow_q_check_param(g, n, 2, "a_zero_point", 0, a->dt, q->M) ||
+      glow_q_check_param(g, n, 4, "b_scale", 1, GLOW_DT_UNDEF, q->N) ||
+      glow_q_check_param(g, n, 5, "b_zero_point", 0, b->dt, q->N) ||
+      glow_q_check_param(g, n, 6, "y_scale", 1, GLOW_DT_UNDEF, 1) ||
+      glow_q_check_param(g, n, 7, "y_zero_point", 0, GLOW_DT_UNDEF, 1))
+    return -1;
+  return 0;
+}
+
+static glow_dtype qmatmul_type(const glow_graph *g, const glow_node *n) {
+  return glow_in(g, n, 7) ? glow_in(g, n, 7)->dt : GLOW_DT_U8;
+}
+
+static int infer_qlinear_matmul(glow_graph *g, glow_node *n) {
+  mm_params q;
+  int64_t od[GLOW_MAX_RANK];
+  int r;
+  if (qmatmul_get(g, n, &q, od, &r))
+    return -1;
+  glow_value_set_shape(glow_out(g, n, 0), qmatmul_type(g, n), r, od);
+  return 0;
+}
+
+static int eval_qlinear_matmul(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  mm_params q;
+  int64_t od[GLOW_MAX_RANK];
+  int r;
+  if (qmatmul_get(g, n, &q, od, &r))
+    return -1;
+  const glow_value *y = glow_out(g, n, 0), *as = glow_in(g, n, 1), *bs = glow_in(g, n, 4), *yz = glow_in(g, n, 7);
+  int64_t e = glow_value_numel(y);
+  int32_t *acc = glow_xmalloc(sizeof(int32_t) * (size_t)(e ? e : 1));
+  int8_t *bstd = NULL; /* a packed B as K x N */
+  if (b_packed(n)) {
+    int64_t kq = (q.K + 3) / 4;
+    const int8_t *bp = ins[3];
+    bstd = glow_xmalloc((size_t)(q.K * q.N) + 1);
+    for (int64_t k = 0; k < q.K; k++)
+      for (int64_t c = 0; c < q.N; c++)
+        bstd[k * q.N + c] = bp[((c / 16) * kq + k / 4) * 64 + c % 16 * 4 + k % 4];
+  }
+  mm_ref_io io = {GLOW_DT_I32,
+                  glow_in(g, n, 0)->dt,
+                  glow_in(g, n, 3)->dt,
+                  acc,
+                  ins[0],
+                  bstd ? bstd : ins[3],
+                  NULL,
+                  1,
+                  glow_in(g, n, 2),
+                  glow_in(g, n, 5),
+                  glow_in(g, n, 2) ? ins[2] : NULL,
+                  glow_in(g, n, 5) ? ins[5] : NULL};
+  mm_ref(&q, &io);
+  float ys = *(const float *)ins[6];
+  int32_t zp = glow_q_zero(yz, yz ? ins[7] : NULL, 0), lo, hi;
+  glow_q_range(y->dt, &lo, &hi);
+  for (int64_t i = 0; i < e; i++) {
+    int64_t row = i / q.N % q.M, col = i % q.N;
+    float mult = (glow_q_scale(as, ins[1], row) * glow_q_scale(bs, ins[4], col)) / ys;
+    glow_elem_seti(y->dt, outs[0], i, glow_q_saturate((float)acc[i] * mult, zp, lo, hi));
+  }
+  free(acc);
+  free(bstd);
+  return 0;
+}
+
+/* Params: as matmul_integer (zero point per row of A, per column of B), then
+ * a_scale per row, b_scale per column, the signedness flags, B packed. */
+static int lower_qlinear_matmul(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
+  mm_params q;
+  int64_t od[GLOW_MAX_RANK];
+  int r;
+  if (qmatmul_get(g, n, &q, od, &r))
+    return -1;
+  const glow_value *as = glow_in(g, n, 1), *za = glow_in(g, n, 2), *bs = glow_in(g, n, 4), *zb = glow_in(g, n, 5);
+  int a_row = glow_value_numel(as) > 1, za_row = za && glow_value_numel(za) > 1;
+  if (!a_row && !za_row)
+    mm_fold_batch(&q);
+  glow_kcall_init(kc, "glow_k_qlinearmatmul");
+  glow_kcall_tensor(kc, n->out[0]);
+  for (int i = 0; i < 8; i++)
+    glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
+  mm_pack(&q, kc, za_row, zb && glow_value_numel(zb) > 1);
+  int64_t p[] = {a_row, glow_value_numel(bs) > 1,
+                 glow_q_sign_flags(glow_in(g, n, 0)->dt, glow_in(g, n, 3)->dt, qmatmul_type(g, n)), b_packed(n)};
+  glow_kcall_params(kc, 4, p);
+  return 0;
+}
+
+const glow_op_info glow_op_QLINEAR_MAT_MUL = {
+    "QLinearMatMul", 8, 8, 1, 1, infer_qlinear_matmul, eval_qlinear_matmul, lower_qlinear_matmul};

@@ -35,4 +35,6 @@ set(GLOWC_OP_SOURCES
   ops/reduce-axes.c
   ops/reduce-arg.c
   ops/reduce-loss.c
+  # quant: ir/ops-quant.def
+  ops/quant-linear.c
 )

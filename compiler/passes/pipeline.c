@@ -28,6 +28,8 @@ int glow_run_passes(glow_graph *g, const glow_pass_options *o) {
     return -1;
   if (run(g, o, "materialize-outputs", glow_pass_materialize_outputs))
     return -1;
+  if (run(g, o, "pack-weights", glow_pass_pack_weights))
+    return -1;
   if (run(g, o, "dead-nodes", glow_pass_dead_nodes))
     return -1;
   return 0;

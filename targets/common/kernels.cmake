@@ -29,4 +29,8 @@ set(GLOWC_KERNEL_SOURCES
   kernels/reduce.c
   kernels/argmax.c
   kernels/loss.c
+  # quant
+  kernels/quant.c
+  kernels/qconv.c
+  kernels/qgemm.c
 )

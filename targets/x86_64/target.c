@@ -5,6 +5,68 @@ extern const size_t glow_kernels_x86_64_size;
 
 static const char *const arches[] = {"x86_64", NULL};
 
+/* VNNI (x86_64/qdot.h): an add of a vpmaddwd pattern becomes vpdpwssd exactly
+ * where vpdpbusd is there too, in 256-bit registers (AVX-VNNI, or AVX512-VNNI
+ * with AVX512VL) or in 512-bit ones (AVX512-VNNI). */
+static const char probe_vnni256[] =
+    "define <8 x i32> @probe(<8 x i32> %acc, <16 x i16> %a, <16 x i16> %b) {\n"
+    "  %ae = shufflevector <16 x i16> %a, <16 x i16> poison, <8 x i32> <i32 0, i32 2, i32 4, i32 6, "
+    "i32 8, i32 10, i32 12, i32 14>\n"
+    "  %ao = shufflevector <16 x i16> %a, <16 x i16> poison, <8 x i32> <i32 1, i32 3, i32 5, i32 7, "
+    "i32 9, i32 11, i32 13, i32 15>\n"
+    "  %be = shufflevector <16 x i16> %b, <16 x i16> poison, <8 x i32> <i32 0, i32 2, i32 4, i32 6, "
+    "i32 8, i32 10, i32 12, i32 14>\n"
+    "  %bo = shufflevector <16 x i16> %b, <16 x i16> poison, <8 x i32> <i32 1, i32 3, i32 5, i32 7, "
+    "i32 9, i32 11, i32 13, i32 15>\n"
+    "  %aex = sext <8 x i16> %ae to <8 x i32>\n"
+    "  %aox = sext <8 x i16> %ao to <8 x i32>\n"
+    "  %bex = sext <8 x i16> %be to <8 x i32>\n"
+    "  %box = sext <8 x i16> %bo to <8 x i32>\n"
+    "  %m0 = mul nsw <8 x i32> %aex, %bex\n"
+    "  %m1 = mul nsw <8 x i32> %aox, %box\n"
+    "  %s = add nsw <8 x i32> %m0, %m1\n"
+    "  %r = add <8 x i32> %acc, %s\n"
+    "  ret <8 x i32> %r\n"
+    "}\n";
+
+static const char probe_vnni512[] =
+    "define <16 x i32> @probe(<16 x i32> %acc, <32 x i16> %a, <32 x i16> %b) #0 {\n"
+    "  %ae = shufflevector <32 x i16> %a, <32 x i16> poison, <16 x i32> <i32 0, i32 2, i32 4, i32 6, "
+    "i32 8, i32 10, i32 12, i32 14, i32 16, i32 18, i32 20, i32 22, i32 24, i32 26, i32 28, i32 30>\n"
+    "  %ao = shufflevector <32 x i16> %a, <32 x i16> poison, <16 x i32> <i32 1, i32 3, i32 5, i32 7, "
+    "i32 9, i32 11, i32 13, i32 15, i32 17, i32 19, i32 21, i32 23, i32 25, i32 27, i32 29, i32 31>\n"
+    "  %be = shufflevector <32 x i16> %b, <32 x i16> poison, <16 x i32> <i32 0, i32 2, i32 4, i32 6, "
+    "i32 8, i32 10, i32 12, i32 14, i32 16, i32 18, i32 20, i32 22, i32 24, i32 26, i32 28, i32 30>\n"
+    "  %bo = shufflevector <32 x i16> %b, <32 x i16> poison, <16 x i32> <i32 1, i32 3, i32 5, i32 7, "
+    "i32 9, i32 11, i32 13, i32 15, i32 17, i32 19, i32 21, i32 23, i32 25, i32 27, i32 29, i32 31>\n"
+    "  %aex = sext <16 x i16> %ae to <16 x i32>\n"
+    "  %aox = sext <16 x i16> %ao to <16 x i32>\n"
+    "  %bex = sext <16 x i16> %be to <16 x i32>\n"
+    "  %box = sext <16 x i16> %bo to <16 x i32>\n"
+    "  %m0 = mul nsw <16 x i32> %aex, %bex\n"
+    "  %m1 = mul nsw <16 x i32> %aox, %box\n"
+    "  %s = add nsw <16 x i32> %m0, %m1\n"
+    "  %r = add <16 x i32> %acc, %s\n"
+    "  ret <16 x i32> %r\n"
+    "}\n"
+    "attributes #0 = { \"min-legal-vector-width\"=\"512\" }\n";
+
+/* Kernels get zmm registers: a 512-bit add is done in them (not on CPUs without
+ * AVX-512, nor where LLVM prefers 256-bit vectors, e.g. -mcpu=icelake-server). */
+static const char probe_zmm[] = "define void @probe(ptr %p) {\n"
+                                "  %a = load <16 x i32>, ptr %p\n"
+                                "  %r = add <16 x i32> %a, %a\n"
+                                "  store <16 x i32> %r, ptr %p\n"
+                                "  ret void\n"
+                                "}\n";
+
+static const glow_target_probe probes[] = {
+    {"x86_vnni256", probe_vnni256, "vpdpwssd"},
+    {"x86_vnni512", probe_vnni512, "vpdpwssd\t%zmm"},
+    {"x86_zmm", probe_zmm, "%zmm"},
+    {NULL, NULL, NULL},
+};
+
 const glow_target glow_target_x86_64 = {
     .version = GLOW_TARGET_INTERFACE_VERSION,
     .name = "x86_64",
@@ -15,4 +77,5 @@ const glow_target glow_target_x86_64 = {
     .cpu_examples = "x86-64-v3, skylake-avx512, znver4, native",
     .bitcode = glow_kernels_x86_64,
     .bitcode_size = &glow_kernels_x86_64_size,
+    .probes = probes,
 };

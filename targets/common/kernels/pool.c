@@ -41,8 +41,45 @@
 
 MAXPOOL(f32, float, -__builtin_inff())
 MAXPOOL(f64, double, -__builtin_inf())
-MAXPOOL(u8, uint8_t, 0)
-MAXPOOL(i8, int8_t, -128)
+
+/* int8 and uint8 (quantized models: the max commutes with the quantization, so
+ * it works on the integers directly), an output row at a time: for each tap,
+ * the output columns whose input is inside X form a range, and the max over
+ * that range vectorizes. t: Y, X */
+#define MAXPOOL_ROWS(SUF, T, LOWEST)                                                                                   \
+  GLOW_KERNEL(maxpool_##SUF) {                                                                                         \
+    T *y = (T *)t[0];                                                                                                  \
+    const T *x = (const T *)t[1];                                                                                      \
+    const int64_t *in = p + 1, *out = p + 4, *k = p + 7, *s = p + 10, *d = p + 13, *pb = p + 16;                       \
+    int64_t isz = in[0] * in[1] * in[2];                                                                               \
+    for (int64_t nc = 0; nc < p[0]; nc++)                                                                              \
+      for (int64_t od = 0; od < out[0]; od++)                                                                          \
+        for (int64_t oh = 0; oh < out[1]; oh++) {                                                                      \
+          T *yr = y + ((nc * out[0] + od) * out[1] + oh) * out[2];                                                     \
+          for (int64_t ow = 0; ow < out[2]; ow++)                                                                      \
+            yr[ow] = LOWEST;                                                                                           \
+          for (int64_t kd = 0; kd < k[0]; kd++) {                                                                      \
+            int64_t id = od * s[0] + kd * d[0] - pb[0];                                                                \
+            for (int64_t kh = 0; (uint64_t)id < (uint64_t)in[0] && kh < k[1]; kh++) {                                  \
+              int64_t ih = oh * s[1] + kh * d[1] - pb[1];                                                              \
+              if ((uint64_t)ih >= (uint64_t)in[1])                                                                     \
+                continue;                                                                                              \
+              const T *xr = x + nc * isz + (id * in[1] + ih) * in[2];                                                  \
+              for (int64_t kw = 0; kw < k[2]; kw++) {                                                                  \
+                int64_t w0, w1, iw0 = kw * d[2] - pb[2];                                                               \
+                glow_nn_range(iw0, s[2], in[2], out[2], &w0, &w1);                                                     \
+                for (int64_t ow = w0; ow < w1; ow++) {                                                                 \
+                  T v = xr[ow * s[2] + iw0];                                                                           \
+                  yr[ow] = v > yr[ow] ? v : yr[ow];                                                                    \
+                }                                                                                                      \
+              }                                                                                                        \
+            }                                                                                                          \
+          }                                                                                                            \
+        }                                                                                                              \
+  }
+
+MAXPOOL_ROWS(u8, uint8_t, 0)
+MAXPOOL_ROWS(i8, int8_t, -128)
 
 /* Indices: flat positions in X, row-major or (storage_order 1) column-major
  * over the spatial axes. t: Y, Indices, X; p: common, storage_order */

@@ -1,0 +1,216 @@
+/* QuantizeLinear, DequantizeLinear (opsets 10 and 13: per tensor, or per
+ * slice of one axis) and DynamicQuantizeLinear. Kernels:
+ * targets/common/kernels/quant.c, with p = outer, axis extent, inner (the
+ * scale of element i is scale[(i / inner) % extent]; 1, 1, numel per tensor). */
+#include <math.h>
+
+#include "ops/quant-util.h"
+
+int glow_q_check_param(const glow_graph *g, const glow_node *n, int i, const char *what, int f32, glow_dtype zdt,
+                       int64_t count) {
+  const glow_value *v = glow_in(g, n, i);
+  if (!v)
+    return 0;
+  int64_t e = glow_value_numel(v);
+  int dt_ok = f32 ? v->dt == GLOW_DT_F32 : zdt != GLOW_DT_UNDEF ? v->dt == zdt : glow_q_is_8bit(v->dt);
+  const char *want = f32 ? "float" : zdt != GLOW_DT_UNDEF ? glow_dtype_name(zdt) : "uint8 or int8";
+  if (!dt_ok || v->rank > 1 || (e != 1 && e != count)) {
+    if (count > 1)
+      return glow_node_error(g, n, "%s must be a %s scalar or a vector of %lld", what, want, (long long)count);
+    return glow_node_error(g, n, "%s must be a %s scalar", what, want);
+  }
+  return 0;
+}
+
+/* Input 0 as outer x extent x inner: the parameters apply per index of the
+ * middle axis (input 1 holds one scale per slice) or to the whole tensor. */
+static int q_layout(const glow_graph *g, const glow_node *n, int64_t *outer, int64_t *ext, int64_t *inner) {
+  const glow_value *x = glow_in(g, n, 0), *s = glow_in(g, n, 1);
+  *outer = *ext = 1;
+  *inner = glow_value_numel(x);
+  if (glow_value_numel(s) == 1)
+    return 0;
+  int axis = glow_norm_axis(g, n, glow_attr_int(n, "axis", 1), x->rank);
+  if (axis < 0)
+    return -1;
+  if (s->rank != 1 || s->dims[0] != x->dims[axis])
+    return glow_node_error(g, n, "the scale must be a scalar or hold one value per index of axis %d (%lld)", axis,
+                           (long long)x->dims[axis]);
+  *ext = x->dims[axis];
+  *inner = 1;
+  for (int d = 0; d < x->rank; d++)
+    if (d < axis)
+      *outer *= x->dims[d];
+    else if (d > axis)
+      *inner *= x->dims[d];
+  return 0;
+}
+
+/* Checks input 0's dtype against `ok` and the scale and zero point (inputs 1
+ * and 2, the zero point of dtype zdt when that is not UNDEF). */
+static int q_get(const glow_graph *g, const glow_node *n, int x_ok, const char *xtypes, glow_dtype zdt, int64_t *outer,
+                 int64_t *ext, int64_t *inner) {
+  const glow_value *x = glow_in(g, n, 0);
+  if (!x_ok)
+    return glow_node_error(g, n, "input type %s is not supported (%s)", glow_dtype_name(x->dt), xtypes);
+  if (glow_in(g, n, 1)->dt != GLOW_DT_F32 || glow_in(g, n, 1)->rank > 1)
+    return glow_node_error(g, n, "the scale must be a float scalar or vector");
+  if (q_layout(g, n, outer, ext, inner))
+    return -1;
+  if (glow_q_check_param(g, n, 2, "the zero point", 0, zdt, *ext))
+    return -1;
+  return 0;
+}
+
+/* ---- QuantizeLinear: y = saturate(round(x / y_scale) + y_zero_point) ---- */
+
+static int quantize_get(const glow_graph *g, const glow_node *n, int64_t *outer, int64_t *ext, int64_t *inner) {
+  glow_dtype dt = glow_in(g, n, 0)->dt;
+  return q_get(g, n, dt == GLOW_DT_F32 || dt == GLOW_DT_I32, "float or int32", GLOW_DT_UNDEF, outer, ext, inner);
+}
+
+static glow_dtype quantize_type(const glow_graph *g, const glow_node *n) {
+  return glow_in(g, n, 2) ? glow_in(g, n, 2)->dt : GLOW_DT_U8;
+}
+
+static int infer_quantize(glow_graph *g, glow_node *n) {
+  int64_t o, e, i;
+  if (quantize_get(g, n, &o, &e, &i))
+    return -1;
+  const glow_value *x = glow_in(g, n, 0);
+  glow_value_set_shape(glow_out(g, n, 0), quantize_type(g, n), x->rank, x->dims);
+  return 0;
+}
+
+static int eval_quantize(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  int64_t outer, ext, inner;
+  if (quantize_get(g, n, &outer, &ext, &inner))
+    return -1;
+  const glow_value *x = glow_in(g, n, 0), *s = glow_in(g, n, 1), *z = glow_in(g, n, 2);
+  glow_dtype ydt = quantize_type(g, n);
+  int32_t lo, hi;
+  glow_q_range(ydt, &lo, &hi);
+  for (int64_t o = 0, k = 0; o < outer; o++)
+    for (int64_t a = 0; a < ext; a++) {
+      float sv = glow_q_scale(s, ins[1], a);
+      int32_t zv = glow_q_zero(z, z ? ins[2] : NULL, a);
+      for (int64_t i = 0; i < inner; i++, k++) {
+        float xv = x->dt == GLOW_DT_F32 ? ((const float *)ins[0])[k] : (float)((const int32_t *)ins[0])[k];
+        glow_elem_seti(ydt, outs[0], k, glow_q_saturate(xv / sv, zv, lo, hi));
+      }
+    }
+  return 0;
+}
+
+static int lower_quantize(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
+  int64_t p[4];
+  if (quantize_get(g, n, &p[0], &p[1], &p[2]))
+    return -1;
+  p[3] = quantize_type(g, n) == GLOW_DT_I8;
+  glow_kcall_init(kc, "glow_k_quantize_%s", glow_dtype_suffix(glow_in(g, n, 0)->dt));
+  glow_kcall_tensor(kc, n->out[0]);
+  for (int i = 0; i < 3; i++)
+    glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
+  glow_kcall_params(kc, 4, p);
+  return 0;
+}
+
+const glow_op_info glow_op_QUANTIZE_LINEAR = {"QuantizeLinear", 2, 3, 1, 1, infer_quantize, eval_quantize,
+                                              lower_quantize};
+
+/* ---- DequantizeLinear: y = (x - x_zero_point) * x_scale ---- */
+
+static int dequantize_get(const glow_graph *g, const glow_node *n, int64_t *outer, int64_t *ext, int64_t *inner) {
+  glow_dtype dt = glow_in(g, n, 0)->dt;
+  return q_get(g, n, glow_q_is_8bit(dt) || dt == GLOW_DT_I32, "uint8, int8 or int32", dt, outer, ext, inner);
+}
+
+static int infer_dequantize(glow_graph *g, glow_node *n) {
+  int64_t o, e, i;
+  if (dequantize_get(g, n, &o, &e, &i))
+    return -1;
+  const glow_value *x = glow_in(g, n, 0);
+  glow_value_set_shape(glow_out(g, n, 0), GLOW_DT_F32, x->rank, x->dims);
+  return 0;
+}
+
+static int eval_dequantize(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  int64_t outer, ext, inner;
+  if (dequantize_get(g, n, &outer, &ext, &inner))
+    return -1;
+  const glow_value *x = glow_in(g, n, 0), *s = glow_in(g, n, 1), *z = glow_in(g, n, 2);
+  float *y = outs[0];
+  for (int64_t o = 0, k = 0; o < outer; o++)
+    for (int64_t a = 0; a < ext; a++) {
+      float sv = glow_q_scale(s, ins[1], a);
+      int64_t zv = glow_q_zero(z, z ? ins[2] : NULL, a);
+      for (int64_t i = 0; i < inner; i++, k++)
+        y[k] = (float)(glow_elem_geti(x->dt, ins[0], k) - zv) * sv;
+    }
+  return 0;
+}
+
+static int lower_dequantize(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
+  int64_t p[4];
+  if (dequantize_get(g, n, &p[0], &p[1], &p[2]))
+    return -1;
+  glow_dtype dt = glow_in(g, n, 0)->dt;
+  p[3] = dt == GLOW_DT_I8;
+  glow_kcall_init(kc, "glow_k_dequantize_%s", dt == GLOW_DT_I32 ? "i32" : "q8");
+  glow_kcall_tensor(kc, n->out[0]);
+  for (int i = 0; i < 3; i++)
+    glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
+  glow_kcall_params(kc, 4, p);
+  return 0;
+}
+
+const glow_op_info glow_op_DEQUANTIZE_LINEAR = {"DequantizeLinear", 2, 3, 1, 1, infer_dequantize, eval_dequantize,
+                                                lower_dequantize};
+
+/* ---- DynamicQuantizeLinear: uint8 over [min(x, 0), max(x, 0)], in float32 as
+ * ONNX's function body: scale = (max - min) / 255,
+ * zero point = saturate(round(0 - min / scale)), y = QuantizeLinear(x). ---- */
+
+static int infer_dynamic_quantize(glow_graph *g, glow_node *n) {
+  const glow_value *x = glow_in(g, n, 0);
+  if (x->dt != GLOW_DT_F32)
+    return glow_node_error(g, n, "input type %s is not supported (float)", glow_dtype_name(x->dt));
+  glow_value_set_shape(glow_out(g, n, 0), GLOW_DT_U8, x->rank, x->dims);
+  if (glow_out(g, n, 1))
+    glow_value_set_shape(glow_out(g, n, 1), GLOW_DT_F32, 0, NULL);
+  if (glow_out(g, n, 2))
+    glow_value_set_shape(glow_out(g, n, 2), GLOW_DT_U8, 0, NULL);
+  return 0;
+}
+
+static int eval_dynamic_quantize(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  const float *x = ins[0];
+  int64_t e = glow_value_numel(glow_in(g, n, 0));
+  float lo = 0.0f, hi = 0.0f;
+  for (int64_t i = 0; i < e; i++) {
+    lo = x[i] < lo ? x[i] : lo;
+    hi = x[i] > hi ? x[i] : hi;
+  }
+  float scale = (hi - lo) / 255.0f;
+  int32_t zp = glow_q_saturate(0.0f - lo / scale, 0, 0, 255);
+  uint8_t *y = outs[0];
+  for (int64_t i = 0; i < e; i++)
+    y[i] = (uint8_t)glow_q_saturate(x[i] / scale, zp, 0, 255);
+  if (outs[1])
+    *(float *)outs[1] = scale;
+  if (outs[2])
+    *(uint8_t *)outs[2] = (uint8_t)zp;
+  return 0;
+}
+
+static int lower_dynamic_quantize(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
+  glow_kcall_init(kc, "glow_k_dynamic_quantize_f32");
+  for (int i = 0; i < 3; i++)
+    glow_kcall_tensor(kc, i < n->nout ? n->out[i] : -1);
+  glow_kcall_tensor(kc, n->in[0]);
+  glow_kcall_param(kc, glow_value_numel(glow_in(g, n, 0)));
+  return 0;
+}
+
+const glow_op_info glow_op_DYNAMIC_QUANTIZE_LINEAR = {"DynamicQuantizeLinear", 1, 1, 1, 3, infer_dynamic_quantize,
+                                                      eval_dynamic_quantize, lower_dynamic_quantize};

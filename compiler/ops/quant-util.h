@@ -1,0 +1,57 @@
+/* Shared by the quantized ops (quant-linear.c, QLinearConv in nn-conv.c,
+ * QLinearMatMul in nn-gemm.c): their reference arithmetic, written to give
+ * the kernels' results bit for bit (targets/common/kernels/quant.h).
+ *
+ * Requantization (QLinearConv, QLinearMatMul) uses a float multiplier, as ONNX
+ * Runtime does: m = (x_scale * w_scale) / y_scale in float32, then
+ *   y = saturate(round_half_even((float)acc * m) + y_zero_point)
+ * with acc the exact int32 sum (plus the int32 bias). Clamping to
+ * [lo - zp, hi - zp] before rounding gives the same result (the bounds are
+ * integers) and keeps huge or NaN values (NaN saturates to lo) out of the
+ * float-to-int conversion. */
+#ifndef GLOW_QUANT_UTIL_H
+#define GLOW_QUANT_UTIL_H
+
+#include <math.h>
+
+#include "ops/op-util.h"
+
+static inline int glow_q_is_8bit(glow_dtype dt) { return dt == GLOW_DT_U8 || dt == GLOW_DT_I8; }
+
+/* saturate(round_half_even(v) + zp) into [lo, hi]. */
+static inline int32_t glow_q_saturate(float v, int32_t zp, int32_t lo, int32_t hi) {
+  float fl = (float)(lo - zp), fh = (float)(hi - zp);
+  v = v > fl ? v : fl;
+  v = v < fh ? v : fh;
+  return (int32_t)nearbyintf(v) + zp;
+}
+
+/* The value range of an int8 or uint8 dtype. */
+static inline void glow_q_range(glow_dtype dt, int32_t *lo, int32_t *hi) {
+  *lo = dt == GLOW_DT_I8 ? -128 : 0;
+  *hi = dt == GLOW_DT_I8 ? 127 : 255;
+}
+
+/* One scale or zero point of a quantization parameter: element i, or the only
+ * one when the parameter holds a single value. */
+static inline float glow_q_scale(const glow_value *s, const void *data, int64_t i) {
+  return ((const float *)data)[glow_value_numel(s) > 1 ? i : 0];
+}
+static inline int32_t glow_q_zero(const glow_value *z, const void *data, int64_t i) {
+  return z ? (int32_t)glow_elem_geti(z->dt, data, glow_value_numel(z) > 1 ? i : 0) : 0;
+}
+
+/* Kernel params' signedness flags: bit 0 the input (x, A), bit 1 the weights
+ * (w, B), bit 2 the output. */
+static inline int64_t glow_q_sign_flags(glow_dtype x, glow_dtype w, glow_dtype y) {
+  return (x == GLOW_DT_I8) | (w == GLOW_DT_I8) << 1 | (y == GLOW_DT_I8) << 2;
+}
+
+/* quant-linear.c */
+/* Checks that input `i` of n, if present, is a scale (float, `f32`) or zero
+ * point (dtype `zdt`, UNDEF for uint8 or int8) of `count` elements or one;
+ * `what` names it. Returns 0, or -1 after glow_node_error(). */
+int glow_q_check_param(const glow_graph *g, const glow_node *n, int i, const char *what, int f32, glow_dtype zdt,
+                       int64_t count);
+
+#endif

@@ -1,0 +1,306 @@
+/* QLinearConv, N x C x [D x [H x]] W layout; spatial axes right-aligned to 3.
+ * int32 sums of (x - x_zero_point) * (w - w_zero_point), plus the bias, then
+ * requantized: saturate(round((float)acc * m) + y_zero_point), m =
+ * (x_scale * w_scale) / y_scale in float (kernels/quant.h).
+ * t: Y, X, x_scale, x_zero_point, W, w_scale, w_zero_point, y_scale,
+ *    y_zero_point, B (zero points and B may be NULL)
+ * p: N, G, C/G, M/G, signedness flags (GLOW_Q_*), w_scale per channel,
+ *    w_zero_point per channel, W layout (0: M x C/G x taps; 1: M x taps x C4,
+ *    int8, C4 = C/G rounded up to 4, from compiler/passes/pack-weights.c),
+ *    window params in[3], out[3], k[3], s[3], d[3], pb[3], pe[3]. */
+#include "kernels/nn-vec.h"
+#include "kernels/quant.h"
+#include "qdot.h"
+
+#define QCONV_CHUNK 256 /* output columns summed at a time */
+
+/* Direct convolution, output row by output row (in chunks of QCONV_CHUNK
+ * columns): for each tap, the output columns whose input is inside X form a
+ * range, so the innermost loop has no tests. */
+static inline void qconv_direct(uint8_t *const *t, const int64_t *p) {
+  uint8_t *y = t[0];
+  const uint8_t *x = t[1], *w = t[4];
+  const int32_t *b = (const int32_t *)t[9];
+  const float *ws = (const float *)t[5];
+  float xs = *(const float *)t[2], ys = *(const float *)t[7];
+  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], ws_pc = p[5], wz_pc = p[6];
+  int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, wsg = (p[4] & GLOW_Q_W_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0;
+  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
+  int64_t isz = in[0] * in[1] * in[2], osz = out[0] * out[1] * out[2], ksz = k[0] * k[1] * k[2];
+  /* Strides of W between input channels and taps. */
+  int64_t c4 = (Cg + 3) / 4 * 4, wcs = p[7] ? 1 : ksz, wts = p[7] ? c4 : 1, wms = p[7] ? ksz * c4 : Cg * ksz;
+  int32_t xz = glow_q_zero(t[3], 0, xsg), yz = glow_q_zero(t[8], 0, ysg);
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t mm = 0; mm < G * Mg; mm++) {
+      int64_t g = mm / Mg;
+      float mult = glow_q_multiplier(xs, ws[ws_pc ? mm : 0], ys);
+      int32_t wz = glow_q_zero(t[6], wz_pc ? mm : 0, wsg), bias = b ? b[mm] : 0;
+      const uint8_t *wm = w + mm * wms;
+      uint8_t *yo = y + (n * G * Mg + mm) * osz;
+      for (int64_t od = 0; od < out[0]; od++)
+        for (int64_t oh = 0; oh < out[1]; oh++)
+          for (int64_t ow0 = 0; ow0 < out[2]; ow0 += QCONV_CHUNK) {
+            int64_t nw = out[2] - ow0 < QCONV_CHUNK ? out[2] - ow0 : QCONV_CHUNK;
+            int32_t acc[QCONV_CHUNK];
+            for (int64_t j = 0; j < nw; j++)
+              acc[j] = 0;
+            for (int64_t c = 0; c < Cg; c++) {
+              const uint8_t *xc = x + ((n * G + g) * Cg + c) * isz;
+              for (int64_t kd = 0; kd < k[0]; kd++) {
+                int64_t id = od * s[0] + kd * d[0] - pb[0];
+                for (int64_t kh = 0; (uint64_t)id < (uint64_t)in[0] && kh < k[1]; kh++) {
+                  int64_t ih = oh * s[1] + kh * d[1] - pb[1];
+                  if ((uint64_t)ih >= (uint64_t)in[1])
+                    continue;
+                  const uint8_t *xr = xc + (id * in[1] + ih) * in[2];
+                  for (int64_t kw = 0; kw < k[2]; kw++) {
+                    int32_t wv = glow_q_get(wm, c * wcs + ((kd * k[1] + kh) * k[2] + kw) * wts, wsg) - wz;
+                    int64_t w0, w1, iw0 = kw * d[2] - pb[2];
+                    glow_nn_range(iw0, s[2], in[2], out[2], &w0, &w1);
+                    w0 = w0 > ow0 ? w0 : ow0;
+                    w1 = w1 < ow0 + nw ? w1 : ow0 + nw;
+                    for (int64_t ow = w0; ow < w1; ow++)
+                      acc[ow - ow0] += wv * (glow_q_get(xr, ow * s[2] + iw0, xsg) - xz);
+                  }
+                }
+              }
+            }
+            uint8_t *yr = yo + (od * out[1] + oh) * out[2] + ow0;
+            for (int64_t j = 0; j < nw; j++)
+              yr[j] = glow_q_saturate((float)(acc[j] + bias) * mult, yz, ysg);
+          }
+    }
+}
+
+/* ---- Fast path: channels-last int8 weights (layout 1), 1-D and 2-D ----
+ *
+ * Output rows go in bands of R rows. For a band, the inputs that each tap
+ * reads are copied once into a stack buffer, as the dot product wants them
+ * (x' below: unsigned, int8 x flipped to x + 128 and x_zero_point with it, or
+ * signed where glow_qdot_x_signed()), 4 input channels to a 32-bit word:
+ *   buf[kh][c / 4][phase][j][c % 4] = x'[c][ih][j * sw + phase - pad]
+ * where ih is the input row of tap row kh for band row j / RW, RW = OW +
+ * (KW - 1) * dw / sw, and j % RW < RW the column: band rows side by side on a
+ * "wide" grid of RW columns (positions past OW are computed and dropped), so
+ * for tap (kh, kw) and 4 channels, 16 consecutive positions are 64
+ * consecutive bytes, at offset (kw * dw) / sw in phase (kw * dw) % sw (the
+ * horizontal stride splits columns into phases, as conv_plane_f32 does).
+ * Padding holds x_zero_point and padded channels hold 0, so every output sums
+ * every tap:
+ *   acc = sum x' w'  (glow_qdot: vpdpbusd where the CPU has VNNI)
+ *   (x - xz)(w - wz) summed = acc - xz' sum w' - wz sum x' + K xz' wz
+ * with K = C/G * taps; sum x' per position (only needed when a weight zero
+ * point is not 0) is a dot product with ones. A register tile of MR output
+ * channels x PV vectors of 16 positions accumulates over taps and channels;
+ * results go through a small staging tile to the output rows. */
+
+#define QCONV_BUF (GLOW_STACK_PANEL_FLOATS * 4)    /* bytes of the band buffer */
+#define QCONV_LANES (GLOW_STACK_PANEL_FLOATS / 16) /* positions of a band (wide grid) */
+#define QCONV_WIDE_MR 8 /* register tiles: output channels x vectors of 16 positions */
+#define QCONV_WIDE_PV 2
+#define QCONV_NARROW_MR 4
+#define QCONV_NARROW_PV 1
+#define QCONV_MR_MAX 8
+#define QCONV_PV_MAX 4
+
+typedef struct {
+  int64_t Cq, KH, KW, sw, dw, RW, SL, ksz, c4;
+} qconv_geo;
+
+/* The register tile: acc[r][v] += the 64 bytes at x + 64 v times weight row r's word. */
+#define QCONV_TILE(NAME, MR, PV, XSUM)                                                                                 \
+  static inline void NAME(glow_qi16 (*acc)[QCONV_PV_MAX], glow_qi16 *xs, const uint8_t *buf, const int8_t *const *wr,  \
+                          const qconv_geo *g, int64_t v0) {                                                            \
+    for (int r = 0; r < MR; r++)                                                                                       \
+      for (int v = 0; v < PV; v++)                                                                                     \
+        acc[r][v] = (glow_qi16){0};                                                                                    \
+    for (int v = 0; v < PV; v++)                                                                                       \
+      xs[v] = (glow_qi16){0};                                                                                          \
+    for (int64_t kh = 0, tap = 0; kh < g->KH; kh++)                                                                    \
+      for (int64_t kw = 0; kw < g->KW; kw++, tap++) {                                                                  \
+        int64_t ph = (kw * g->dw) % g->sw, off = (kw * g->dw) / g->sw;                                                 \
+        const uint8_t *xp = buf + ((kh * g->Cq * g->sw + ph) * g->SL + v0 * 16 + off) * 4;                            \
+        for (int64_t cq = 0; cq < g->Cq; cq++, xp += g->sw * g->SL * 4) {                                             \
+          glow_q64 xv[PV];                                                                                             \
+          for (int v = 0; v < PV; v++)                                                                                 \
+            xv[v] = *(const glow_q64 *)(xp + 64 * v);                                                                  \
+          for (int r = 0; r < MR; r++) {                                                                               \
+            int32_t w4;                                                                                                \
+            __builtin_memcpy(&w4, wr[r] + tap * g->c4 + 4 * cq, 4);                                                    \
+            for (int v = 0; v < PV; v++)                                                                               \
+              glow_qdot(&acc[r][v], &xv[v], w4);                                                                       \
+          }                                                                                                            \
+          for (int v = 0; XSUM && v < PV; v++)                                                                         \
+            glow_qdot(&xs[v], &xv[v], 0x01010101);                                                                     \
+        }                                                                                                              \
+      }                                                                                                                \
+  }
+
+QCONV_TILE(qconv_tile_wide, QCONV_WIDE_MR, QCONV_WIDE_PV, 0)
+QCONV_TILE(qconv_tile_wide_xs, QCONV_WIDE_MR, QCONV_WIDE_PV, 1)
+QCONV_TILE(qconv_tile_narrow, QCONV_NARROW_MR, QCONV_NARROW_PV, 0)
+QCONV_TILE(qconv_tile_narrow_xs, QCONV_NARROW_MR, QCONV_NARROW_PV, 1)
+
+/* One band row of 4 channels: dst[j] = the 4 channels' bytes at column j
+ * (x[j * sw], flipped) for j in [j0, j1), padw elsewhere up to jn; rows that
+ * are NULL (channels past C/G) give 0. Unit strides go 16 columns at a time,
+ * 4 x 16 bytes interleaved in registers. */
+static inline void qconv_pack_row(uint32_t *dst, const uint8_t *const *xr, int64_t j0, int64_t j1, int64_t jn,
+                                  int64_t sw, uint8_t flip, uint32_t padw) {
+  typedef uint8_t b16 __attribute__((vector_size(16), aligned(1)));
+  typedef uint8_t b32 __attribute__((vector_size(32), aligned(1)));
+  typedef uint8_t b64 __attribute__((vector_size(64), aligned(1)));
+  int64_t j = 0;
+  for (; j < j0; j++)
+    dst[j] = padw;
+  if (sw == 1)
+    for (; j + 16 <= j1; j += 16) {
+      b16 v[4];
+      for (int cc = 0; cc < 4; cc++)
+        v[cc] = xr[cc] ? *(const b16 *)(xr[cc] + j) ^ flip : (b16){0};
+      b32 ab = __builtin_shufflevector(v[0], v[1], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23, 8, 24, 9, 25,
+                                       10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+      b32 cd = __builtin_shufflevector(v[2], v[3], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23, 8, 24, 9, 25,
+                                       10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+      *(b64 *)(dst + j) = __builtin_shufflevector(
+          ab, cd, 0, 1, 32, 33, 2, 3, 34, 35, 4, 5, 36, 37, 6, 7, 38, 39, 8, 9, 40, 41, 10, 11, 42, 43, 12, 13, 44, 45, 14,
+          15, 46, 47, 16, 17, 48, 49, 18, 19, 50, 51, 20, 21, 52, 53, 22, 23, 54, 55, 24, 25, 56, 57, 26, 27, 58, 59, 28,
+          29, 60, 61, 30, 31, 62, 63);
+    }
+  for (; j < j1; j++) {
+    uint32_t v = 0;
+    for (int cc = 0; cc < 4; cc++)
+      v |= (uint32_t)(xr[cc] ? (uint8_t)(xr[cc][j * sw] ^ flip) : 0) << 8 * cc;
+    dst[j] = v;
+  }
+  for (; j < jn; j++)
+    dst[j] = padw;
+}
+
+static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, int wide) {
+  uint8_t *y = t[0];
+  const uint8_t *x = t[1];
+  const int8_t *w = (const int8_t *)t[4];
+  const int32_t *b = (const int32_t *)t[9];
+  const float *ws = (const float *)t[5];
+  float xscale = *(const float *)t[2], ys = *(const float *)t[7];
+  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], ws_pc = p[5], wz_pc = p[6];
+  int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0;
+  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
+  int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sh = s[1], dh = d[1];
+  int pv = wide ? QCONV_WIDE_PV : QCONV_NARROW_PV, mr = wide ? QCONV_WIDE_MR : QCONV_NARROW_MR;
+  qconv_geo geo;
+  geo.c4 = (Cg + 3) / 4 * 4;
+  geo.Cq = geo.c4 / 4;
+  geo.KH = k[1];
+  geo.KW = k[2];
+  geo.sw = s[2];
+  geo.dw = d[2];
+  geo.RW = OW + (geo.KW - 1) * geo.dw / geo.sw;
+  geo.ksz = geo.KH * geo.KW;
+  int64_t nvb = ((R * geo.RW + 15) / 16 + pv - 1) / pv * pv; /* vectors per band */
+  geo.SL = nvb * 16 + (geo.KW - 1) * geo.dw / geo.sw;
+  /* x as the dot product takes it: unsigned (int8 x flipped), or signed (uint8 x flipped). */
+  int xs8 = glow_qdot_x_signed();
+  uint8_t xflip = xsg != xs8 ? 0x80 : 0;
+  int32_t xz = glow_q_zero(t[3], 0, xsg) + (xsg && !xs8 ? 128 : 0) - (!xsg && xs8 ? 128 : 0);
+  int32_t yz = glow_q_zero(t[8], 0, ysg);
+  int wzero = 1;
+  for (int64_t m = 0; t[6] && m < (wz_pc ? G * Mg : 1); m++)
+    wzero &= ((const int8_t *)t[6])[m] == 0;
+  int64_t kall = Cg * geo.ksz;
+  uint8_t buf[QCONV_BUF] __attribute__((aligned(64)));
+  uint8_t stage[QCONV_MR_MAX][QCONV_LANES];
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t g = 0; g < G; g++)
+      for (int64_t oh0 = 0; oh0 < OH; oh0 += R) {
+        int64_t rows = OH - oh0 < R ? OH - oh0 : R;
+        /* The band's inputs. */
+        for (int64_t kh = 0; kh < geo.KH; kh++)
+          for (int64_t cq = 0; cq < geo.Cq; cq++)
+            for (int64_t ph = 0; ph < geo.sw; ph++) {
+              uint8_t *dst = buf + ((kh * geo.Cq + cq) * geo.sw + ph) * geo.SL * 4;
+              for (int64_t r = 0; r * geo.RW < geo.SL; r++) {
+                int64_t ih = (oh0 + r) * sh + kh * dh - pb[1], j0 = 0, j1 = 0;
+                if (r < rows && (uint64_t)ih < (uint64_t)IH)
+                  glow_nn_range(ph - pb[2], geo.sw, IW, geo.RW, &j0, &j1);
+                int64_t jn = geo.SL - r * geo.RW < geo.RW ? geo.SL - r * geo.RW : geo.RW;
+                const uint8_t *xr[4];
+                for (int cc = 0; cc < 4; cc++) {
+                  int64_t c = cq * 4 + cc;
+                  xr[cc] = c < Cg && j1 > j0 ? x + ((n * G + g) * Cg + c) * IH * IW + ih * IW + ph - pb[2] : 0;
+                }
+                uint32_t padw = 0;
+                for (int cc = 0; cc < 4; cc++)
+                  padw |= (uint32_t)(cq * 4 + cc < Cg ? (uint8_t)xz : 0) << 8 * cc;
+                qconv_pack_row((uint32_t *)(dst + r * geo.RW * 4), xr, j0, j1, jn, geo.sw, xflip, padw);
+              }
+            }
+        int64_t nv = (rows * geo.RW + 15) / 16;
+        for (int64_t m0 = 0; m0 < Mg; m0 += mr) {
+          int64_t mn = Mg - m0 < mr ? Mg - m0 : mr;
+          const int8_t *wr[QCONV_MR_MAX];
+          int32_t corr[QCONV_MR_MAX], wzv[QCONV_MR_MAX];
+          glow_qf16 mult[QCONV_MR_MAX];
+          for (int r = 0; r < mr; r++) {
+            int64_t ch = g * Mg + m0 + (r < mn ? r : mn - 1);
+            wr[r] = w + ch * geo.ksz * geo.c4;
+            int32_t sum = 0;
+            for (int64_t i = 0; i < geo.ksz * geo.c4; i++)
+              sum += wr[r][i];
+            wzv[r] = t[6] ? ((const int8_t *)t[6])[wz_pc ? ch : 0] : 0;
+            corr[r] = (b ? b[ch] : 0) - xz * sum + (int32_t)kall * xz * wzv[r];
+            mult[r] = (glow_qf16){0} + glow_q_multiplier(xscale, ws[ws_pc ? ch : 0], ys);
+          }
+          for (int64_t v0 = 0; v0 < nv; v0 += pv) {
+            glow_qi16 acc[QCONV_MR_MAX][QCONV_PV_MAX], xs[QCONV_PV_MAX];
+            if (wide && wzero)
+              qconv_tile_wide(acc, xs, buf, wr, &geo, v0);
+            else if (wide)
+              qconv_tile_wide_xs(acc, xs, buf, wr, &geo, v0);
+            else if (wzero)
+              qconv_tile_narrow(acc, xs, buf, wr, &geo, v0);
+            else
+              qconv_tile_narrow_xs(acc, xs, buf, wr, &geo, v0);
+            for (int r = 0; r < mr; r++)
+              for (int v = 0; v < pv; v++) {
+                glow_qi16 a = acc[r][v] + corr[r] - wzv[r] * xs[v];
+                glow_q_saturate16(stage[r] + (v0 + v) * 16, (const int32_t *)&a, (const float *)&mult[r], yz, ysg);
+              }
+          }
+          for (int r = 0; r < mn; r++)
+            for (int64_t r0 = 0; r0 < rows; r0++) {
+              uint8_t *yr = y + ((n * G + g) * Mg + m0 + r) * OH * OW + (oh0 + r0) * OW;
+              for (int64_t ow = 0; ow < OW; ow++)
+                yr[ow] = stage[r][r0 * geo.RW + ow];
+            }
+        }
+      }
+}
+
+/* Rows per band for the fast path (in closed form, so that it folds to a
+ * constant), 0 where it does not apply or no row fits. */
+static inline int64_t qconv_rows_per_band(const int64_t *p, int wide) {
+  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
+  if (!p[7] || in[0] != 1 || out[0] != 1 || k[0] != 1 || pb[0] != 0)
+    return 0;
+  int64_t pv = wide ? QCONV_WIDE_PV : QCONV_NARROW_PV, c4 = (p[2] + 3) / 4 * 4, off = (k[2] - 1) * d[2] / s[2];
+  int64_t rw = out[2] + off;
+  /* Vectors of 16 positions per band: what the buffer and the staging tile hold. */
+  int64_t vb = (QCONV_BUF / (k[1] * c4 * s[2]) - off) / 16, vl = QCONV_LANES / 16;
+  int64_t v = (vb < vl ? vb : vl) / pv * pv, R = v * 16 / rw;
+  return R < out[1] ? R : out[1];
+}
+
+/* The wide tile where the target has the registers and a band of it fits, else
+ * the narrow one, else the direct loops. */
+GLOW_KERNEL(qlinearconv) {
+  int wide = glow_qdot_wide();
+  int64_t R = qconv_rows_per_band(p, wide);
+  if (wide && R <= 0)
+    R = qconv_rows_per_band(p, wide = 0);
+  if (R > 0)
+    qconv_rows(t, p, R, wide);
+  else
+    qconv_direct(t, p);
+}

@@ -1,0 +1,178 @@
+/* QLinearMatMul: batched, strided int8/uint8 matrix products, int32 sums of
+ * (A - a_zero_point) * (B - b_zero_point) requantized as kernels/quant.h says.
+ * t: Y, A, a_scale, a_zero_point, B, b_scale, b_zero_point, y_scale,
+ *    y_zero_point (zero points may be NULL)
+ * p: bd[4], a_bs[4], b_bs[4], c_bs[4] (batch dims and strides; c unused), M,
+ *    N, K, a_ms, a_ks, b_ks, b_ns, a_zero_point per row, b_zero_point per
+ *    column, c_ms, c_ns (unused), a_scale per row, b_scale per column,
+ *    signedness flags (GLOW_Q_*), B packed (1: int8, ceil(N/16) x ceil(K/4)
+ *    x 16 x 4, from compiler/passes/pack-weights.c; B's strides unused); Y is
+ *    dense. */
+#include "kernels/nn-vec.h"
+#include "kernels/quant.h"
+#include "qdot.h"
+
+#define QMM_CHUNK 256 /* columns of Y summed at a time */
+
+/* Row by row, i-k-j, in chunks of QMM_CHUNK columns. */
+static inline void qmm_rows(uint8_t *const *t, const int64_t *p) {
+  uint8_t *y = t[0];
+  const uint8_t *a = t[1], *b = t[4];
+  const float *as = (const float *)t[2], *bs = (const float *)t[5];
+  const int64_t *bd = p, *abs = p + 4, *bbs = p + 8;
+  int64_t M = p[16], N = p[17], K = p[18], ams = p[19], aks = p[20], bks = p[21], bns = p[22];
+  int64_t za_row = p[23], zb_col = p[24], as_row = p[27], bs_col = p[28];
+  int xsg = (p[29] & GLOW_Q_X_SIGNED) != 0, wsg = (p[29] & GLOW_Q_W_SIGNED) != 0, ysg = (p[29] & GLOW_Q_Y_SIGNED) != 0;
+  float ys = *(const float *)t[7];
+  int32_t yz = glow_q_zero(t[8], 0, ysg);
+  for (int64_t b0 = 0, bi = 0; b0 < bd[0]; b0++)
+    for (int64_t b1 = 0; b1 < bd[1]; b1++)
+      for (int64_t b2 = 0; b2 < bd[2]; b2++)
+        for (int64_t b3 = 0; b3 < bd[3]; b3++, bi++) {
+          const uint8_t *ab = a + b0 * abs[0] + b1 * abs[1] + b2 * abs[2] + b3 * abs[3];
+          const uint8_t *bb = b + b0 * bbs[0] + b1 * bbs[1] + b2 * bbs[2] + b3 * bbs[3];
+          for (int64_t m = 0; m < M; m++) {
+            int32_t za = glow_q_zero(t[3], za_row ? m : 0, xsg);
+            float am = as[as_row ? m : 0];
+            for (int64_t n0 = 0; n0 < N; n0 += QMM_CHUNK) {
+              int64_t nn = N - n0 < QMM_CHUNK ? N - n0 : QMM_CHUNK;
+              int32_t acc[QMM_CHUNK], zb[QMM_CHUNK];
+              for (int64_t j = 0; j < nn; j++) {
+                acc[j] = 0;
+                zb[j] = glow_q_zero(t[6], zb_col ? n0 + j : 0, wsg);
+              }
+              for (int64_t k = 0; k < K; k++) {
+                int32_t av = glow_q_get(ab, m * ams + k * aks, xsg) - za;
+                const uint8_t *br = bb + k * bks + n0 * bns;
+                for (int64_t j = 0; j < nn; j++)
+                  acc[j] += av * (glow_q_get(br, j * bns, wsg) - zb[j]);
+              }
+              uint8_t *yr = y + (bi * M + m) * N + n0;
+              for (int64_t j = 0; j < nn; j++)
+                yr[j] = glow_q_saturate((float)acc[j] * glow_q_multiplier(am, bs[bs_col ? n0 + j : 0], ys), yz, ysg);
+            }
+          }
+        }
+}
+
+/* ---- Fast path: B packed, 64 bytes = 16 columns x 4 rows ----
+ * Y in tiles of MR rows x PV vectors of 16 columns: each step broadcasts 4
+ * bytes of a row of A (unsigned: int8 A is flipped to A + 128 with its zero
+ * point; or signed, see qconv.c) and adds their dot products with 16 columns of B (glow_qdot_s:
+ * vpdpbusd where the CPU has VNNI). Zero points are corrections:
+ *   sum (a - za)(b - zb) = acc - za' colsum(b) - zb rowsum(a') + K za' zb
+ * with the column sums of B computed once per call (QMM_NMAX columns at most)
+ * and the row sums of A once per tile of rows. */
+#define QMM_MR_MAX 6
+#define QMM_PV_MAX 4
+#define QMM_NMAX (GLOW_STACK_PANEL_FLOATS / 4)
+
+/* 4 bytes of row a at k = 4 kq (those past K are 0), flipped. */
+static inline uint32_t qmm_a4(const uint8_t *a, int64_t kq, int64_t K, uint32_t flip) {
+  uint32_t v = 0;
+  if (4 * kq + 4 <= K)
+    __builtin_memcpy(&v, a + 4 * kq, 4);
+  else
+    for (int64_t j = 0; 4 * kq + j < K; j++)
+      v |= (uint32_t)a[4 * kq + j] << 8 * j;
+  return v ^ flip;
+}
+
+#define QMM_TILE(NAME, MR, PV)                                                                                         \
+  static inline void NAME(glow_qi16 (*acc)[QMM_PV_MAX], const uint8_t *const *ar, const int8_t *bp, int64_t K,         \
+                          int64_t KQ, uint32_t flip) {                                                                 \
+    for (int r = 0; r < MR; r++)                                                                                       \
+      for (int v = 0; v < PV; v++)                                                                                     \
+        acc[r][v] = (glow_qi16){0};                                                                                    \
+    for (int64_t kq = 0; kq < KQ; kq++)                                                                                \
+      for (int r = 0; r < MR; r++) {                                                                                   \
+        uint32_t a4 = qmm_a4(ar[r], kq, K, flip);                                                                      \
+        for (int v = 0; v < PV; v++)                                                                                   \
+          glow_qdot_s(&acc[r][v], (const glow_q64 *)(bp + (v * KQ + kq) * 64), a4);                                    \
+      }                                                                                                                \
+  }
+
+QMM_TILE(qmm_tile_wide, 6, 4)
+QMM_TILE(qmm_tile_narrow, 2, 2)
+QMM_TILE(qmm_tile_row, 1, 4)
+
+static inline void qmm_packed(uint8_t *const *t, const int64_t *p, int wide) {
+  uint8_t *y = t[0];
+  const uint8_t *a = t[1];
+  const int8_t *b = (const int8_t *)t[4];
+  const float *as = (const float *)t[2], *bs = (const float *)t[5];
+  const int64_t *bd = p, *abs = p + 4;
+  int64_t M = p[16], N = p[17], K = p[18], ams = p[19];
+  int64_t za_row = p[23], zb_col = p[24], as_row = p[27], bs_col = p[28];
+  int xsg = (p[29] & GLOW_Q_X_SIGNED) != 0, ysg = (p[29] & GLOW_Q_Y_SIGNED) != 0;
+  float ys = *(const float *)t[7];
+  int32_t yz = glow_q_zero(t[8], 0, ysg);
+  int64_t KQ = (K + 3) / 4, NB = (N + 15) / 16;
+  int xs8 = glow_qdot_x_signed(); /* A as the dot product takes it (see qconv.c) */
+  uint32_t flip = xsg != xs8 ? 0x80808080u : 0;
+  int mr = M == 1 ? 1 : wide ? 6 : 2, pv = M == 1 || wide ? 4 : 2;
+  /* Column sums and zero points of B, per column (zero past N). */
+  int32_t colsum[QMM_NMAX + 64] __attribute__((aligned(64)));
+  int32_t zb[QMM_NMAX + 64] __attribute__((aligned(64)));
+  for (int64_t nb = 0; nb < NB; nb++) {
+    glow_qi16 sum = {0};
+    for (int64_t kq = 0; kq < KQ; kq++)
+      glow_qdot_s(&sum, (const glow_q64 *)(b + (nb * KQ + kq) * 64), 0x01010101u);
+    *(glow_qi16 *)(colsum + nb * 16) = sum;
+  }
+  for (int64_t c = 0; c < NB * 16; c++)
+    zb[c] = c < N && t[6] ? ((const int8_t *)t[6])[zb_col ? c : 0] : 0;
+  for (int64_t b0 = 0, bi = 0; b0 < bd[0]; b0++)
+    for (int64_t b1 = 0; b1 < bd[1]; b1++)
+      for (int64_t b2 = 0; b2 < bd[2]; b2++)
+        for (int64_t b3 = 0; b3 < bd[3]; b3++, bi++) {
+          const uint8_t *ab = a + b0 * abs[0] + b1 * abs[1] + b2 * abs[2] + b3 * abs[3];
+          for (int64_t m0 = 0; m0 < M; m0 += mr) {
+            int64_t mn = M - m0 < mr ? M - m0 : mr;
+            const uint8_t *ar[QMM_MR_MAX];
+            int32_t rowsum[QMM_MR_MAX], za[QMM_MR_MAX];
+            float am[QMM_MR_MAX];
+            for (int r = 0; r < mr; r++) {
+              int64_t m = m0 + (r < mn ? r : mn - 1);
+              ar[r] = ab + m * ams;
+              int32_t sum = 0;
+              for (int64_t k = 0; k < K; k++)
+                sum += xs8 ? (int8_t)(ar[r][k] ^ (uint8_t)flip) : (uint8_t)(ar[r][k] ^ (uint8_t)flip);
+              rowsum[r] = sum;
+              za[r] = glow_q_zero(t[3], za_row ? m : 0, xsg) + (xsg && !xs8 ? 128 : 0) - (!xsg && xs8 ? 128 : 0);
+              am[r] = as[as_row ? m : 0];
+            }
+            for (int64_t n0 = 0; n0 < NB; n0 += pv) {
+              glow_qi16 acc[QMM_MR_MAX][QMM_PV_MAX];
+              const int8_t *bp = b + n0 * KQ * 64;
+              if (mr == 1)
+                qmm_tile_row(acc, ar, bp, K, KQ, flip);
+              else if (wide)
+                qmm_tile_wide(acc, ar, bp, K, KQ, flip);
+              else
+                qmm_tile_narrow(acc, ar, bp, K, KQ, flip);
+              for (int r = 0; r < mn; r++)
+                for (int v = 0; v < pv && (n0 + v) * 16 < N; v++) {
+                  int64_t c0 = (n0 + v) * 16;
+                  const glow_qi16 *cs = (const glow_qi16 *)(colsum + c0), *zbv = (const glow_qi16 *)(zb + c0);
+                  glow_qi16 s = acc[r][v] - za[r] * *cs - rowsum[r] * *zbv + (int32_t)K * za[r] * *zbv;
+                  glow_qf16 m;
+                  for (int l = 0; l < 16; l++)
+                    m[l] = glow_q_multiplier(am[r], bs[bs_col && c0 + l < N ? c0 + l : 0], ys);
+                  uint8_t q[16];
+                  glow_q_saturate16(q, (const int32_t *)&s, (const float *)&m, yz, ysg);
+                  uint8_t *yr = y + (bi * M + m0 + r) * N + c0;
+                  for (int l = 0; l < 16 && c0 + l < N; l++)
+                    yr[l] = q[l];
+                }
+            }
+          }
+        }
+}
+
+GLOW_KERNEL(qlinearmatmul) {
+  if (p[30] && p[17] <= QMM_NMAX)
+    qmm_packed(t, p, glow_qdot_wide());
+  else
+    qmm_rows(t, p);
+}

@@ -1,0 +1,20 @@
+/* The int8 dot-product steps of the quantized kernels (qdot-portable.h says
+ * what they compute). This is the portable version, for targets without their
+ * own qdot.h (targets/<t>/ comes first on the include path). */
+#ifndef GLOW_QDOT_H
+#define GLOW_QDOT_H
+
+#include "qdot-portable.h"
+
+static inline void glow_qdot(glow_qi16 *acc, const glow_q64 *x, int32_t w4) { glow_qdot_portable(acc, x, w4); }
+static inline void glow_qdot_s(glow_qi16 *acc, const glow_q64 *w, uint32_t x4) { glow_qdot_portable_s(acc, w, x4); }
+
+/* The unsigned operand is unsigned (glow_qdot_x_signed: 0); a target whose
+ * dot product multiplies signed bytes by signed bytes returns 1, and kernels
+ * then give it x - 128 (and its zero point - 128). */
+static inline int glow_qdot_x_signed(void) { return 0; }
+
+/* Register tile: 1 for targets with 32 vector registers of 64 bytes, 0 otherwise. */
+static inline int glow_qdot_wide(void) { return 0; }
+
+#endif

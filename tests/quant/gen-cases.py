@@ -1,0 +1,226 @@
+#!/usr/bin/python3
+"""Generates test cases for the int8 ops on random data, in the ONNX backend tests' layout.
+
+    /usr/bin/python3 tests/quant/gen-cases.py <out_dir>
+
+Writes <out_dir>/<case>/model.onnx and test_data_set_0/{input,output}_N.pb for QLinearConv,
+QLinearMatMul, QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and int8 MaxPool: non-trivial zero
+points, per-channel scales and zero points, every int8/uint8 combination, groups, strides,
+dilations, padding, channel counts and reduction lengths that are not multiples of 4 or 16.
+Weights are initializers (constants, as in real models), so the kernels' fast paths run.
+
+The expected outputs come from numpy, independently of glowc, with the arithmetic that ONNX
+Runtime and glowc specify (compiler/ops/quant-util.h): exact int64 sums, then in float32
+m = (x_scale * w_scale) / y_scale, v = float32(acc) * m, clamp, round half to even, + zero
+point. So bundles and the reference interpreter must match them exactly (run-conformance.py
+compares integers exactly). Two runs write the same bytes.
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F32 = np.float32
+RNG = np.random.default_rng(5)
+ONNX_DT = {np.uint8: TensorProto.UINT8, np.int8: TensorProto.INT8, np.int32: TensorProto.INT32,
+           np.float32: TensorProto.FLOAT}
+
+
+def qrange(dt):
+    return (-128, 127) if dt == np.int8 else (0, 255)
+
+
+def rand_q(dt, shape):
+    lo, hi = qrange(dt)
+    return RNG.integers(lo, hi + 1, size=shape).astype(dt)
+
+
+def requant(acc, mult, zp, dt):
+    """saturate(round_half_even(float32(acc) * mult) + zp), all in float32."""
+    lo, hi = qrange(dt)
+    v = acc.astype(np.int32).astype(F32) * mult.astype(F32)
+    v = np.clip(v, F32(lo - zp), F32(hi - zp))
+    return (np.rint(v).astype(np.int32) + zp).astype(dt)
+
+
+def save(out, name, nodes, inputs, outputs, inits, feeds, results, opset):
+    """A one-graph model with inputs `inputs` ((name, array) pairs give dtype and shape)."""
+    vi = lambda n, a: helper.make_tensor_value_info(n, ONNX_DT[a.dtype.type], list(a.shape))
+    graph = helper.make_graph(nodes, name, [vi(n, a) for n, a in inputs], [vi(n, a) for n, a in outputs],
+                              [numpy_helper.from_array(a, n) for n, a in inits])
+    model = helper.make_model(graph, producer_name="gen-cases", opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 7
+    d = os.path.join(out, name, "test_data_set_0")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(out, name, "model.onnx"), "wb") as f:
+        f.write(model.SerializeToString())
+    for kind, arrs in (("input", feeds), ("output", results)):
+        for i, (n, a) in enumerate(arrs):
+            with open(os.path.join(d, "%s_%d.pb" % (kind, i)), "wb") as f:
+                f.write(numpy_helper.from_array(a, n).SerializeToString())
+
+
+def conv_acc(x, w, strides, pads, dil, group):
+    """Exact int64 sums of a grouped 2-D convolution of zero-point-free x and w (pads are zeros)."""
+    n, c, h, wd = x.shape
+    m, cg, kh, kw = w.shape
+    xp = np.zeros((n, c, h + pads[0] + pads[2], wd + pads[1] + pads[3]), np.int64)
+    xp[:, :, pads[0]:pads[0] + h, pads[1]:pads[1] + wd] = x
+    oh = (xp.shape[2] - dil[0] * (kh - 1) - 1) // strides[0] + 1
+    ow = (xp.shape[3] - dil[1] * (kw - 1) - 1) // strides[1] + 1
+    acc = np.zeros((n, m, oh, ow), np.int64)
+    mg = m // group
+    for g in range(group):
+        for i in range(kh):
+            for j in range(kw):
+                r0, c0 = i * dil[0], j * dil[1]
+                patch = xp[:, g * cg:(g + 1) * cg, r0:r0 + strides[0] * (oh - 1) + 1:strides[0],
+                           c0:c0 + strides[1] * (ow - 1) + 1:strides[1]]
+                acc[:, g * mg:(g + 1) * mg] += np.einsum("nchw,mc->nmhw", patch, w[g * mg:(g + 1) * mg, :, i, j])
+    return acc
+
+
+def qconv_case(out, name, xdt, wdt, ydt, x_shape, m, kernel, strides=(1, 1), pads=(0, 0, 0, 0), dil=(1, 1),
+               group=1, per_channel=True, wz_zero=True, bias=True):
+    one_d = len(x_shape) == 3
+    if one_d:  # N x C x W as N x C x 1 x W
+        x_shape, kernel, strides, pads, dil = ((x_shape[0], x_shape[1], 1, x_shape[2]), (1, kernel[0]),
+                                               (1, strides[0]), (0, pads[0], 0, pads[1]), (1, dil[0]))
+    c = x_shape[1]
+    x = rand_q(xdt, x_shape)
+    w = rand_q(wdt, (m, c // group) + tuple(kernel))
+    nz = m if per_channel else 1
+    xs, ys = F32(RNG.uniform(0.002, 0.03)), F32(RNG.uniform(0.01, 0.2))
+    ws = RNG.uniform(0.002, 0.02, size=nz).astype(F32)
+    xz = rand_q(xdt, ())
+    wz = np.zeros(nz, wdt) if wz_zero else rand_q(wdt, (nz,))
+    yz = rand_q(ydt, ())
+    b = RNG.integers(-20000, 20000, size=m).astype(np.int32)
+    acc = conv_acc(x.astype(np.int64) - xz, w.astype(np.int64) - wz.astype(np.int64).reshape(-1, 1, 1, 1), strides,
+                   pads, dil, group)
+    if bias:
+        acc += b.reshape(1, -1, 1, 1)
+    y = requant(acc, ((xs * ws) / ys).reshape(1, -1, 1, 1), int(yz), ydt)
+    if one_d:
+        x, w, y = x[:, :, 0, :], w[:, :, 0, :], y[:, :, 0, :]
+        strides, pads, dil = strides[1:], (pads[1], pads[3]), dil[1:]
+    inits = [("x_scale", np.array(xs)), ("x_zero_point", xz), ("w", w), ("w_scale", ws), ("w_zero_point", wz),
+             ("y_scale", np.array(ys)), ("y_zero_point", yz)] + ([("B", b)] if bias else [])
+    node = helper.make_node("QLinearConv", ["x"] + [n for n, _ in inits[:7]] + (["B"] if bias else []), ["y"],
+                            strides=list(strides), pads=list(pads), dilations=list(dil), group=group)
+    save(out, name, [node], [("x", x)], [("y", y)], inits, [("x", x)], [("y", y)], 10)
+
+
+def qmatmul_case(out, name, adt, bdt, ydt, a_shape, b_shape, b_const=True, per_col=True, bz_zero=True):
+    a, b = rand_q(adt, a_shape), rand_q(bdt, b_shape)
+    nb = b_shape[-1] if per_col else 1
+    as_, ys = F32(RNG.uniform(0.002, 0.03)), F32(RNG.uniform(0.05, 0.5))
+    bs = RNG.uniform(0.002, 0.02, size=nb).astype(F32)
+    az = rand_q(adt, ())
+    bz = np.zeros(nb, bdt) if bz_zero else rand_q(bdt, (nb,))
+    yz = rand_q(ydt, ())
+    acc = np.matmul(a.astype(np.int64) - az, b.astype(np.int64) - bz.astype(np.int64))
+    y = requant(acc, (as_ * bs) / ys, int(yz), ydt)
+    params = [("a_scale", np.array(as_)), ("a_zero_point", az), ("b", b), ("b_scale", bs), ("b_zero_point", bz),
+              ("y_scale", np.array(ys)), ("y_zero_point", yz)]
+    node = helper.make_node("QLinearMatMul", ["a"] + [n for n, _ in params], ["y"])
+    inits = [p for p in params if b_const or p[0] != "b"]
+    inputs = [("a", a)] + ([] if b_const else [("b", b)])
+    save(out, name, [node], inputs, [("y", y)], inits, inputs, [("y", y)], 10)
+
+
+def quantize_case(out, name, ydt, shape, axis):
+    n = shape[axis] if axis is not None else 1
+    s = RNG.uniform(0.01, 0.1, size=n).astype(F32)
+    z = rand_q(ydt, (n,))
+    q = RNG.integers(-300, 300, size=shape)
+    x = ((q + RNG.choice([0.5, 0.25, 0.0, 0.75], size=shape)) * 0.04).astype(F32)  # many ties
+    bshape = [1] * len(shape)
+    if axis is not None:
+        bshape[axis] = n
+    lo, hi = qrange(ydt)
+    v = np.clip(x / s.reshape(bshape), F32(lo) - z.reshape(bshape), F32(hi) - z.reshape(bshape))
+    y = (np.rint(v).astype(np.int32) + z.reshape(bshape)).astype(ydt)
+    sa, za = (s, z) if axis is not None else (s.reshape(()), z.reshape(()))
+    node = helper.make_node("QuantizeLinear", ["x", "y_scale", "y_zero_point"], ["y"],
+                            **({"axis": axis} if axis is not None else {}))
+    save(out, name, [node], [("x", x)], [("y", y)], [("y_scale", sa), ("y_zero_point", za)], [("x", x)], [("y", y)], 13)
+
+
+def dequantize_case(out, name, xdt, shape, axis):
+    n = shape[axis]
+    s = RNG.uniform(0.01, 0.1, size=n).astype(F32)
+    z = rand_q(xdt, (n,))
+    x = rand_q(xdt, shape)
+    bshape = [1] * len(shape)
+    bshape[axis] = n
+    y = (x.astype(np.int32) - z.reshape(bshape).astype(np.int32)).astype(F32) * s.reshape(bshape)
+    node = helper.make_node("DequantizeLinear", ["x", "x_scale", "x_zero_point"], ["y"], axis=axis)
+    save(out, name, [node], [("x", x)], [("y", y)], [("x_scale", s), ("x_zero_point", z)], [("x", x)], [("y", y)], 13)
+
+
+def dynamic_case(out, name, shape):
+    x = RNG.normal(0.3, 2.0, size=shape).astype(F32)
+    lo, hi = min(F32(0), x.min()), max(F32(0), x.max())
+    scale = F32((hi - lo) / F32(255))
+    zp = int(np.rint(np.clip(F32(0) - lo / scale, F32(0), F32(255))))
+    y = (np.rint(np.clip(x / scale, F32(-zp), F32(255 - zp))).astype(np.int32) + zp).astype(np.uint8)
+    node = helper.make_node("DynamicQuantizeLinear", ["x"], ["y", "y_scale", "y_zero_point"])
+    outs = [("y", y), ("y_scale", np.array(scale, F32)), ("y_zero_point", np.array(zp, np.uint8))]
+    save(out, name, [node], [("x", x)], outs, [], [("x", x)], outs, 11)
+
+
+def maxpool_case(out, name, dt, x_shape, kernel, strides, pads):
+    """MaxPool on int8 or uint8 directly, as quantized models run it."""
+    x = rand_q(dt, x_shape)
+    lo, _ = qrange(dt)
+    n, c, h, w = x_shape
+    xp = np.full((n, c, h + pads[0] + pads[2], w + pads[1] + pads[3]), lo, dt)
+    xp[:, :, pads[0]:pads[0] + h, pads[1]:pads[1] + w] = x
+    oh, ow = (xp.shape[2] - kernel[0]) // strides[0] + 1, (xp.shape[3] - kernel[1]) // strides[1] + 1
+    y = np.full((n, c, oh, ow), lo, dt)
+    for i in range(kernel[0]):
+        for j in range(kernel[1]):
+            r, c = slice(i, i + strides[0] * (oh - 1) + 1, strides[0]), slice(j, j + strides[1] * (ow - 1) + 1, strides[1])
+            y = np.maximum(y, xp[:, :, r, c])
+    node = helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=list(kernel), strides=list(strides), pads=list(pads))
+    save(out, name, [node], [("x", x)], [("y", y)], [], [("x", x)], [("y", y)], 12)
+
+
+def main():
+    out = sys.argv[1]
+    u8, i8 = np.uint8, np.int8
+    qconv_case(out, "qconv_3x3_u8s8", u8, i8, u8, (1, 16, 9, 20), 32, (3, 3), pads=(1, 1, 1, 1))
+    qconv_case(out, "qconv_3x3_s8s8_s8_stride2", i8, i8, i8, (2, 8, 7, 7), 24, (3, 3), (2, 2), (1, 1, 1, 1),
+               bias=False)
+    qconv_case(out, "qconv_u8u8_dilated", u8, u8, u8, (1, 5, 11, 13), 7, (3, 2), (1, 2), (2, 0, 1, 1), (2, 2),
+               wz_zero=False)
+    qconv_case(out, "qconv_s8u8_u8", i8, u8, u8, (1, 6, 8, 8), 9, (3, 3), pads=(1, 1, 1, 1), wz_zero=False,
+               per_channel=False)
+    qconv_case(out, "qconv_u8s8_wzero", u8, i8, i8, (1, 12, 10, 10), 20, (3, 3), pads=(1, 0, 1, 2), wz_zero=False)
+    qconv_case(out, "qconv_1x1", u8, i8, u8, (1, 64, 14, 14), 40, (1, 1))
+    qconv_case(out, "qconv_group2", u8, i8, u8, (1, 8, 12, 12), 6, (3, 3), pads=(1, 1, 1, 1), group=2)
+    qconv_case(out, "qconv_depthwise", u8, i8, u8, (1, 8, 12, 12), 8, (3, 3), (2, 2), (1, 1, 1, 1), group=8)
+    qconv_case(out, "qconv_7x7_c3", u8, i8, u8, (1, 3, 32, 32), 16, (7, 7), (2, 2), (3, 3, 3, 3))
+    qconv_case(out, "qconv_1d", u8, i8, u8, (1, 8, 30), 12, (5,), pads=(2, 2))
+    qconv_case(out, "qconv_k1152", u8, i8, u8, (1, 128, 6, 6), 24, (3, 3), pads=(1, 1, 1, 1))
+    qconv_case(out, "qconv_wide", i8, i8, u8, (1, 4, 2, 300), 5, (1, 3), pads=(0, 1, 0, 1))
+    qconv_case(out, "qconv_c768", u8, i8, u8, (1, 768, 4, 4), 10, (3, 3), pads=(1, 1, 1, 1))  # a narrow band
+    qmatmul_case(out, "qmatmul_u8s8", u8, i8, u8, (33, 70), (70, 45))
+    qmatmul_case(out, "qmatmul_3d_s8s8", i8, i8, i8, (2, 17, 32), (32, 20))
+    qmatmul_case(out, "qmatmul_u8u8_bzero", u8, u8, u8, (5, 9), (9, 31), bz_zero=False)
+    qmatmul_case(out, "qmatmul_batch_input", u8, i8, u8, (3, 8, 16), (3, 16, 8), b_const=False)
+    qmatmul_case(out, "qmatmul_vec", u8, i8, u8, (1, 256), (256, 100), per_col=False)
+    quantize_case(out, "quantize_u8_axis1", u8, (2, 5, 7), 1)
+    quantize_case(out, "quantize_i8_axis2", i8, (2, 3, 33), 2)
+    quantize_case(out, "quantize_i8", i8, (100,), None)
+    dequantize_case(out, "dequantize_i8_axis0", i8, (6, 10), 0)
+    dynamic_case(out, "dynamic_quantize", (3, 50))
+    maxpool_case(out, "maxpool_i8_3x3_stride2", i8, (1, 5, 13, 17), (3, 3), (2, 2), (1, 1, 1, 1))
+    maxpool_case(out, "maxpool_u8_2x3", u8, (2, 3, 8, 9), (2, 3), (1, 2), (0, 1, 1, 0))
+
+
+if __name__ == "__main__":
+    main()
