@@ -31,8 +31,8 @@ static int check_sizes(const glow_graph *g, const glow_node *n, int64_t *total) 
 /* Nodes that must never be folded even with constant inputs. */
 static int foldable(const glow_graph *g, const glow_node *n) {
   const glow_op_info *oi = glow_op_get(n->op);
-  if (!oi->eval)
-    return 0;
+  if (!oi->eval || n->op == GLOW_OP_DEQUANTIZE_LINEAR)
+    return 0; /* fold-qdq folds DequantizeLinear of constants, after fusing those it can */
   for (int i = 0; i < n->nin; i++)
     if (n->in[i] >= 0 && g->vals[n->in[i]].kind != GLOW_VAL_CONST)
       return 0;

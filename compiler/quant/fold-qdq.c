@@ -3,7 +3,8 @@
  *   y_q = QuantizeLinear(Conv(DequantizeLinear(x_q), DequantizeLinear(W_q), B), y_s, y_z)
  * becomes the int8 op it stands for, QLinearConv (or QLinearMatMul), in the
  * QuantizeLinear's place; the float op and the DequantizeLinear nodes are left to
- * dead-nodes. Only when the pattern is exact: per-tensor x, constant int8/uint8 W
+ * dead-nodes. DequantizeLinear of constants, which infer-fold leaves alone so that
+ * weights can be recognized here, is folded afterwards. Only when the pattern is exact: per-tensor x, constant int8/uint8 W
  * (per-tensor, or per output channel for Conv), a constant float B (quantized
  * here to int32 with scale x_s * W_s) and the float op's only consumer the
  * QuantizeLinear. Anything else stays float, which is slower but right. */
@@ -110,6 +111,16 @@ int glow_pass_fold_qdq(glow_graph *g, const glow_pass_options *o) {
     if (!g->nodes[i].dead && g->nodes[i].op == f.q)
       folded += fold(g, &f, i);
   free(f.uses);
+  /* What is left of DequantizeLinear on constants (infer-fold leaves them to this
+   * pass) becomes float constants, unless the value is a graph output. */
+  for (int i = 0; i < g->nnodes; i++) {
+    glow_node *n = &g->nodes[i];
+    int konst = !n->dead && n->op == f.dq && !g->vals[n->out[0]].is_output;
+    for (int k = 0; konst && k < n->nin; k++)
+      konst = n->in[k] < 0 || is_const(g, n->in[k]);
+    if (konst && glow_interp_fold_node(g, i))
+      return -1;
+  }
   if (o->verbose && folded)
     glow_note("fold-qdq: %d QDQ patterns became QLinearConv/QLinearMatMul\n", folded);
   return 0;

@@ -113,6 +113,48 @@ def qconv_case(out, name, xdt, wdt, ydt, x_shape, m, kernel, strides=(1, 1), pad
     save(out, name, [node], [("x", x)], [("y", y)], inits, [("x", x)], [("y", y)], 10)
 
 
+def qdq_conv_case(out, name, xdt, ydt, x_shape, m, kernel, pads, per_channel):
+    """Pre-quantized ONNX in the QDQ form: DequantizeLinear(x) and DequantizeLinear(W) into a
+    float Conv with a float bias, then QuantizeLinear. glowc folds it into the QLinearConv it
+    stands for, so the expected output is QLinearConv's (bias = B / (x_scale w_scale), rounded)."""
+    c = x_shape[1]
+    x, w = rand_q(xdt, x_shape), rand_q(np.int8, (m, c) + tuple(kernel))
+    nz = m if per_channel else 1
+    xs, ys = F32(RNG.uniform(0.002, 0.03)), F32(RNG.uniform(0.01, 0.2))
+    ws = RNG.uniform(0.002, 0.02, size=nz).astype(F32)
+    xz, yz = rand_q(xdt, ()), rand_q(ydt, ())
+    b = RNG.integers(-20000, 20000, size=m).astype(np.int32)
+    bf = (b.astype(F32) * xs * np.broadcast_to(ws, (m,))).astype(F32)
+    bq = np.rint(bf.astype(np.float64) / (np.float64(xs) * np.broadcast_to(ws, (m,)).astype(np.float64)))
+    acc = conv_acc(x.astype(np.int64) - xz, w.astype(np.int64), (1, 1), pads, (1, 1), 1) + \
+        bq.astype(np.int64).reshape(1, -1, 1, 1)
+    y = requant(acc, ((xs * ws) / ys).reshape(1, -1, 1, 1), int(yz), ydt)
+    inits = [("x_scale", np.array(xs)), ("x_zero_point", xz), ("w_q", w), ("w_scale", ws if per_channel else ws[0]),
+             ("w_zero_point", np.zeros(nz, np.int8) if per_channel else np.int8(0)), ("B", bf),
+             ("y_scale", np.array(ys)), ("y_zero_point", yz)]
+    nodes = [helper.make_node("DequantizeLinear", ["x", "x_scale", "x_zero_point"], ["x_f"]),
+             helper.make_node("DequantizeLinear", ["w_q", "w_scale", "w_zero_point"], ["w_f"], axis=0),
+             helper.make_node("Conv", ["x_f", "w_f", "B"], ["y_f"], pads=list(pads)),
+             helper.make_node("QuantizeLinear", ["y_f", "y_scale", "y_zero_point"], ["y"])]
+    save(out, name, nodes, [("x", x)], [("y", y)], inits, [("x", x)], [("y", y)], 13)
+
+
+def qdq_matmul_case(out, name, adt, ydt, a_shape, b_shape):
+    """QDQ MatMul with a constant per-tensor int8 B: folded into QLinearMatMul."""
+    a, b = rand_q(adt, a_shape), rand_q(np.int8, b_shape)
+    as_, bs, ys = F32(RNG.uniform(0.002, 0.03)), F32(RNG.uniform(0.002, 0.02)), F32(RNG.uniform(0.05, 0.5))
+    az, yz = rand_q(adt, ()), rand_q(ydt, ())
+    acc = np.matmul(a.astype(np.int64) - az, b.astype(np.int64))
+    y = requant(acc, np.array((as_ * bs) / ys), int(yz), ydt)
+    inits = [("a_scale", np.array(as_)), ("a_zero_point", az), ("b_q", b), ("b_scale", np.array(bs)),
+             ("b_zero_point", np.int8(0)), ("y_scale", np.array(ys)), ("y_zero_point", yz)]
+    nodes = [helper.make_node("DequantizeLinear", ["a", "a_scale", "a_zero_point"], ["a_f"]),
+             helper.make_node("DequantizeLinear", ["b_q", "b_scale", "b_zero_point"], ["b_f"]),
+             helper.make_node("MatMul", ["a_f", "b_f"], ["y_f"]),
+             helper.make_node("QuantizeLinear", ["y_f", "y_scale", "y_zero_point"], ["y"])]
+    save(out, name, nodes, [("a", a)], [("y", y)], inits, [("a", a)], [("y", y)], 13)
+
+
 def qmatmul_case(out, name, adt, bdt, ydt, a_shape, b_shape, b_const=True, per_col=True, bz_zero=True):
     a, b = rand_q(adt, a_shape), rand_q(bdt, b_shape)
     nb = b_shape[-1] if per_col else 1
@@ -208,6 +250,9 @@ def main():
     qconv_case(out, "qconv_k1152", u8, i8, u8, (1, 128, 6, 6), 24, (3, 3), pads=(1, 1, 1, 1))
     qconv_case(out, "qconv_wide", i8, i8, u8, (1, 4, 2, 300), 5, (1, 3), pads=(0, 1, 0, 1))
     qconv_case(out, "qconv_c768", u8, i8, u8, (1, 768, 4, 4), 10, (3, 3), pads=(1, 1, 1, 1))  # a narrow band
+    qdq_conv_case(out, "qdq_conv_u8_per_channel", u8, u8, (1, 8, 10, 10), 16, (3, 3), (1, 1, 1, 1), True)
+    qdq_conv_case(out, "qdq_conv_s8", i8, i8, (1, 4, 9, 7), 6, (3, 3), (0, 0, 0, 0), False)
+    qdq_matmul_case(out, "qdq_matmul_u8", u8, u8, (7, 40), (40, 24))
     qmatmul_case(out, "qmatmul_u8s8", u8, i8, u8, (33, 70), (70, 45))
     qmatmul_case(out, "qmatmul_3d_s8s8", i8, i8, i8, (2, 17, 32), (32, 20))
     qmatmul_case(out, "qmatmul_u8u8_bzero", u8, u8, u8, (5, 9), (9, 31), bz_zero=False)
