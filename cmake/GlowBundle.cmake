@@ -251,7 +251,7 @@ function(add_glow_bundle target)
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
     COMMAND ${compiler} -model=${model} -emit-bundle=${dir} ${flags} ${arg_OPTIONS}
     DEPENDS ${compiler} $<TARGET_FILE:${compiler}> ${model} ${profile} ${profile_target}
-    COMMENT "Compiling ${arg_MODEL} into bundle ${name}"
+    COMMENT "Compiling ${arg_MODEL} into bundle ${name} (${target})"
     VERBATIM)
   set_source_files_properties(${outputs} PROPERTIES GENERATED TRUE)
   set_source_files_properties(${dir}/${name}.o PROPERTIES EXTERNAL_OBJECT TRUE)

@@ -14,6 +14,8 @@
 # cross-unknown  a processor with no known triple is a configure error naming it; TARGET settles it
 # cross-installed  the consumer (bundle + runtime) cross-built for AArch64 with the installed
 #              toolchain file against the installed prefix, run under qemu (exit 77: skipped)
+# profile-incremental  glow_profile(): editing or adding a calibration file re-profiles and
+#              recompiles the int8 bundle only; a no-op build does nothing
 # cache        with GLOWC_CACHE_DIR set, a second clean build compiles no bundle (all cache hits)
 set -euo pipefail
 test=$1 build=$2 src=$3 work=$4
@@ -141,6 +143,28 @@ cross-installed)
   printf '#!/bin/sh\nexec qemu-aarch64 -L /usr/aarch64-linux-gnu "%s" "$@"\n' "$tree/classify" >"$tree/run-classify"
   chmod +x "$tree/run-classify"
   check "$tree/run-classify" "$tree/digits.bundle/digits.weights.bin" ;;
+profile-incremental)
+  tree=$work/profile-incremental
+  rm -rf "$work/calibration"
+  mkdir -p "$work"
+  cp -r "$digits/calibration" "$work/calibration"
+  configure "$tree" -DCMAKE_PREFIX_PATH="$prefix" -DCALIBRATION_DIR="$work/calibration"
+  cmake --build "$tree" >/dev/null
+  check "$tree/classify-int8" "$tree/digits_int8.bundle/digits.weights.bin"
+  out=$(cmake --build "$tree")
+  grep -q 'no work to do' <<<"$out" || { echo "a no-op build did work:"; echo "$out"; exit 1; }
+  for edit in "cp $work/calibration/0001.bin $work/calibration/0000.bin" \
+              "cp $work/calibration/0002.bin $work/calibration/extra.bin"; do
+    sleep 1
+    $edit
+    out=$(cmake --build "$tree")
+    echo "after '$edit':"; echo "$out"
+    grep -q 'Profiling' <<<"$out" || { echo "no re-profile after '$edit'"; exit 1; }
+    n=$(grep -c 'into bundle' <<<"$out" || true)
+    [ "$n" = 1 ] && grep -q 'into bundle digits (digits_int8)' <<<"$out" ||
+      { echo "expected exactly the int8 bundle recompiled after '$edit', got $n compiles"; exit 1; }
+  done
+  check "$tree/classify-int8" "$tree/digits_int8.bundle/digits.weights.bin" ;;
 cross-unknown)
   # A processor with no known triple fails configure, naming it; TARGET settles it.
   for how in Linux:mips64 Linux:arm Generic:aarch64; do
