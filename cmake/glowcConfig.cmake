@@ -6,11 +6,12 @@
 # Cross-compiling, the compiler still runs on this machine, but the installed
 # runtime archive is built for it, not for the target: glowc::runtime is then
 # built in the consuming project from the installed sources, with its toolchain
-# (only if something links it).
+# (only if something links it, and only in a project with C enabled).
 include(${CMAKE_CURRENT_LIST_DIR}/glowcTargets.cmake)
+get_property(_glowc_languages GLOBAL PROPERTY ENABLED_LANGUAGES) # a project without C gets no runtime
 if(NOT CMAKE_CROSSCOMPILING)
   include(${CMAKE_CURRENT_LIST_DIR}/glowcRuntimeTargets.cmake)
-elseif(NOT TARGET glowc::runtime)
+elseif(NOT TARGET glowc::runtime AND "C" IN_LIST _glowc_languages)
   include(${CMAKE_CURRENT_LIST_DIR}/glowcPaths.cmake)
   set(_glowc_runtime_dir ${_glowc_share_dir}/runtime)
   add_library(glowc_runtime_for_target STATIC EXCLUDE_FROM_ALL ${_glowc_runtime_dir}/runtime.c)

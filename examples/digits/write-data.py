@@ -6,24 +6,21 @@
     /usr/bin/python3 examples/digits/write-data.py heldout <out_dir>
         every held-out image, all in out_dir/images.bin (N x 64 floats), and their
         labels, one a line, in out_dir/labels.txt (the quantization accuracy test)
-Needs numpy and sklearn (Debian's python3-numpy python3-sklearn); same bytes every run.
+Needs what train-digits.py imports (numpy, sklearn, torch, onnx); same bytes every run.
 """
+import importlib.util
 import os
 import sys
 
-import numpy as np
-from sklearn.datasets import load_digits
-from sklearn.model_selection import train_test_split
-
 HERE = os.path.dirname(os.path.abspath(__file__))
-SEED = 0  # train-digits.py's split
 
 
 def split():
-    digits = load_digits()
-    x = (digits.images / 16.0).astype(np.float32).reshape(-1, 1, 8, 8)
-    y = digits.target.astype(np.int64)
-    return train_test_split(x, y, test_size=0.25, random_state=SEED, stratify=y)
+    """train-digits.py's own split (x_train, x_test, y_train, y_test)."""
+    spec = importlib.util.spec_from_file_location("train_digits", os.path.join(HERE, "train-digits.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.load_data()
 
 
 def main():
