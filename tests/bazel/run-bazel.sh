@@ -15,6 +15,11 @@ bin=$(bz info "${bz_build_flags[@]}" bazel-bin)
 out=$("$bin/examples/digits/digits-classify" "$bin/examples/digits/digits_bundle.bundle/digits.weights.bin")
 check_predictions "$out" "$src/examples/digits/expected.txt"
 
+# The int8 variant: profile and bundle made by the build (glow_profile, glow_bundle(profile)).
+bz build "${bz_build_flags[@]}" //examples/digits:digits-classify-int8
+check_predictions "$("$bin/examples/digits/digits-classify-int8" \
+  "$bin/examples/digits/digits_int8.bundle/digits.weights.bin")" "$src/examples/digits/expected.txt"
+
 # -weights=embedded: no weights file, the entry point called with NULL weights.
 bz build "${bz_build_flags[@]}" //tests/integration:embedded-weights
 check_predictions "$("$bin/tests/integration/embedded-weights")" "$src/examples/digits/expected.txt"
@@ -27,5 +32,10 @@ if [ -n "$cmake_bundle" ]; then
   for f in digits.o digits.h digits.weights.bin; do
     cmp "$cmake_bundle/$f" "$bin/examples/digits/digits_bundle.bundle/$f"
   done
-  echo "the Bazel and CMake bundles are byte-identical"
+  # The int8 bundle: the profile made by each build from the same files, then the same bundle.
+  for f in digits.o digits.h digits.weights.bin; do
+    cmp "$(dirname "$cmake_bundle")/digits_int8.bundle/$f" "$bin/examples/digits/digits_int8.bundle/$f"
+  done
+  cmp "$(dirname "$cmake_bundle")/digits_profile.yml" "$bin/examples/digits/digits_profile.yml"
+  echo "the Bazel and CMake bundles (float and int8) and profiles are byte-identical"
 fi
