@@ -101,7 +101,7 @@ static inline void qconv_direct(uint8_t *const *t, const int64_t *p) {
 #define QCONV_NARROW_MR 4
 #define QCONV_NARROW_PV 1
 #define QCONV_MR_MAX 8
-#define QCONV_PV_MAX 4
+#define QCONV_PV_MAX 2
 
 typedef struct {
   int64_t Cq, KH, KW, sw, dw, RW, SL, ksz, c4;
