@@ -4,8 +4,9 @@
  *   MatMul, Gemm (constant B)    -> QuantizeLinear? -> QLinearMatMul (int8 B) [-> Add C]
  *   MaxPool of a quantized value -> MaxPool on int8, the input's scale and zero point
  * each followed by a DequantizeLinear that gives float consumers the original
- * value. A Conv whose only consumer is a Relu takes the Relu's range: int8
- * saturation at the zero point is the Relu, which goes. A value already
+ * value. A Conv whose only consumer is a Relu (or a Relu6-style Clip) takes its
+ * range: int8 saturation at the zero point (and at the top) is the activation,
+ * which goes. A value already
  * quantized (by its producer) is reused, never quantized again; the
  * DequantizeLinear nodes nobody reads are removed by dead-nodes afterwards.
  * Activations are int8 with the schema's scale and zero point; weights are int8,
@@ -178,12 +179,27 @@ static int is_const_f32(const glow_graph *g, int id) {
   return id >= 0 && g->vals[id].kind == GLOW_VAL_CONST && g->vals[id].dt == GLOW_DT_F32;
 }
 
-/* The one Relu reading y, when it is y's only consumer, or -1. */
+/* An activation that int8 saturation computes once its output's range is used:
+ * Relu, or a Clip whose lower bound is at most 0 (Relu6), since quantized ranges
+ * always hold 0 exactly. */
+static int saturating(const qctx *c, const glow_node *n) {
+  if (n->op == GLOW_OP_RELU)
+    return 1;
+  if (n->op != GLOW_OP_CLIP)
+    return 0;
+  if (n->nin > 1 && n->in[1] >= 0) { /* opset 11: min is an input */
+    const glow_value *m = &c->g->vals[n->in[1]];
+    return is_const_f32(c->g, n->in[1]) && glow_value_numel(m) == 1 && *(const float *)m->data <= 0.0f;
+  }
+  return glow_attr_float(n, "min", -INFINITY) <= 0.0; /* opset 6: an attribute; absent: none */
+}
+
+/* The one Relu or Clip reading y, when it is y's only consumer and saturation does its work, or -1. */
 static int sole_relu(qctx *c, int y) {
   if (c->uses[y] != 1 || c->g->vals[y].is_output)
     return -1;
   int u = c->use1[y];
-  return c->old[u].op == GLOW_OP_RELU ? u : -1;
+  return saturating(c, &c->old[u]) ? u : -1;
 }
 
 static int conv_quantizable(qctx *c, const glow_node *n) {
