@@ -107,6 +107,19 @@ function(_glow_bundle_default_triple out where)
   set(${out} "${triple}" PARENT_SCOPE)
 endfunction()
 
+# A glowc tool: in the source tree the <name> target; from an installed package,
+# the imported glowc::<name>. Empty (after an error) when neither exists.
+function(_glow_tool out name where)
+  if(TARGET ${name})
+    set(${out} ${name} PARENT_SCOPE)
+  elseif(TARGET glowc::${name})
+    set(${out} glowc::${name} PARENT_SCOPE)
+  else()
+    message(SEND_ERROR "${where}: no glowc ${name}: find_package(glowc) or add_subdirectory() the glowc sources first")
+    set(${out} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(add_glow_bundle target)
   cmake_parse_arguments(PARSE_ARGV 1 arg ""
     "MODEL;NETWORK_NAME;BUNDLE_API;PROFILE;QUANTIZATION_SCHEMA;WEIGHTS;TARGET;CPU"
@@ -187,14 +200,8 @@ function(add_glow_bundle target)
       get_filename_component(profile ${arg_PROFILE} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
     endif()
   endif()
-  # In the source tree the compiler is the model-compiler target; from an
-  # installed package, the imported glowc::model-compiler.
-  if(TARGET model-compiler)
-    set(compiler model-compiler)
-  elseif(TARGET glowc::model-compiler)
-    set(compiler glowc::model-compiler)
-  else()
-    message(SEND_ERROR "${where}: no glowc compiler: find_package(glowc) or add_subdirectory() the glowc sources first")
+  _glow_tool(compiler model-compiler "${where}")
+  if(NOT compiler)
     set(bad TRUE)
   endif()
   if(NOT DEFINED arg_TARGET)
