@@ -31,6 +31,12 @@ static const char *str(const char *s) { return s ? s : ""; }
 
 static int default_domain(const char *d) { return !d || !*d || !strcmp(d, "ai.onnx"); }
 
+/* The com.microsoft (ONNX Runtime contrib) ops glowc runs: they are taken only
+ * from that domain, and no other op of it is. */
+static int ms_op(const char *op) { return !strcmp(op, "QLinearAdd") || !strcmp(op, "QLinearGlobalAveragePool"); }
+static int ms_domain(const char *d) { return d && !strcmp(d, "com.microsoft"); }
+static int domain_ok(const char *d, const char *op) { return ms_op(op) ? ms_domain(d) : default_domain(d); }
+
 static char *vfmt(const char *fmt, va_list ap) {
   va_list cp;
   va_copy(cp, ap);
@@ -444,10 +450,12 @@ static void resolve_node(importer *im, size_t i) {
     return;
   if (!*op_type) {
     node_err(im, i, "node has no op_type");
-  } else if (!default_domain(np->domain) || (p->op = glow_op_from_onnx(op_type)) == GLOW_OP_COUNT) {
+  } else if (!domain_ok(np->domain, op_type) || (p->op = glow_op_from_onnx(op_type)) == GLOW_OP_COUNT) {
     glow_strbuf where = {0};
     glow_sb_printf(&where, "%s:%s", im->path, p->name);
-    glow_error(where.s, "unsupported op '%s' (domain %s)", op_type, *str(np->domain) ? np->domain : "ai.onnx");
+    glow_error(where.s, "unsupported op '%s' (domain %s)%s", op_type, *str(np->domain) ? np->domain : "ai.onnx",
+               ms_domain(np->domain) ? ": of com.microsoft, only QLinearAdd and QLinearGlobalAveragePool are supported"
+               : ms_op(op_type) ? ": it is a com.microsoft op" : "");
     glow_sb_free(&where);
   } else {
     info = glow_op_get(p->op);

@@ -85,12 +85,21 @@ void glow_ew_iter_next(glow_ew_iter *it) {
 }
 
 int glow_ew_lower_bcast(const glow_graph *g, const glow_node *n, glow_kcall *kc, int first, int count) {
+  int in[GLOW_EW_MAX_IN];
+  if (count > GLOW_EW_MAX_IN)
+    return glow_node_error(g, n, "%d inputs: at most %d are supported", count, GLOW_EW_MAX_IN);
+  for (int k = 0; k < count; k++)
+    in[k] = first + k;
+  return glow_ew_lower_bcast_ins(g, n, kc, in, count);
+}
+
+int glow_ew_lower_bcast_ins(const glow_graph *g, const glow_node *n, glow_kcall *kc, const int *in, int count) {
   const glow_value *o = glow_out(g, n, 0);
   if (count > GLOW_EW_MAX_IN)
     return glow_node_error(g, n, "%d inputs: at most %d are supported", count, GLOW_EW_MAX_IN);
   int64_t full[GLOW_EW_MAX_IN][GLOW_MAX_RANK], st[GLOW_EW_MAX_IN][GLOW_MAX_RANK], dims[GLOW_MAX_RANK];
   for (int k = 0; k < count; k++)
-    glow_broadcast_strides(glow_in(g, n, first + k), o->rank, o->dims, full[k]);
+    glow_broadcast_strides(glow_in(g, n, in[k]), o->rank, o->dims, full[k]);
   int r = 0;
   for (int d = 0; d < o->rank; d++) {
     if (o->dims[d] == 1)
@@ -117,7 +126,7 @@ int glow_ew_lower_bcast(const glow_graph *g, const glow_node *n, glow_kcall *kc,
   }
   glow_kcall_tensor(kc, n->out[0]);
   for (int k = 0; k < count; k++)
-    glow_kcall_tensor(kc, n->in[first + k]);
+    glow_kcall_tensor(kc, n->in[in[k]]);
   glow_kcall_param(kc, r);
   glow_kcall_params(kc, r, dims);
   for (int k = 0; k < count; k++)

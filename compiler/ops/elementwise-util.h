@@ -45,5 +45,7 @@ void glow_ew_iter_next(glow_ew_iter *it);
  * strides[count][r], with size-1 axes dropped and axes merged where every
  * input allows, so the innermost stride is 0 or 1. */
 int glow_ew_lower_bcast(const glow_graph *g, const glow_node *n, glow_kcall *kc, int first, int count);
+/* The same for inputs in[0 .. count - 1], in that order (QLinearAdd's A and B). */
+int glow_ew_lower_bcast_ins(const glow_graph *g, const glow_node *n, glow_kcall *kc, const int *in, int count);
 
 #endif

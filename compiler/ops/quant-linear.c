@@ -1,9 +1,11 @@
 /* QuantizeLinear, DequantizeLinear (opsets 10 and 13: per tensor, or per
- * slice of one axis) and DynamicQuantizeLinear. Kernels:
+ * slice of one axis), DynamicQuantizeLinear and com.microsoft's QLinearAdd
+ * and QLinearGlobalAveragePool. Kernels:
  * targets/common/kernels/quant.c, with p = outer, axis extent, inner (the
  * scale of element i is scale[(i / inner) % extent]; 1, 1, numel per tensor). */
 #include <math.h>
 
+#include "ops/elementwise-util.h"
 #include "ops/quant-util.h"
 
 int glow_q_check_param(const glow_graph *g, const glow_node *n, int i, const char *what, int f32, glow_dtype zdt,
@@ -214,3 +216,81 @@ static int lower_dynamic_quantize(const glow_graph *g, const glow_node *n, glow_
 
 const glow_op_info glow_op_DYNAMIC_QUANTIZE_LINEAR = {"DynamicQuantizeLinear", 1, 1, 1, 3, infer_dynamic_quantize,
                                                       eval_dynamic_quantize, lower_dynamic_quantize};
+
+/* ---- QLinearAdd (com.microsoft): C = A + B with numpy broadcasting, all of
+ * one dtype (uint8 or int8), per-tensor parameters. As ONNX Runtime's
+ * reference (MlasQLinearAddKernelRawHelper), in float32:
+ *   va = A_scale * (a - A_zp), vb = B_scale * (b - B_zp),
+ *   c = saturate(round_half_even((va + vb) / C_scale) + C_zp)
+ * (separate products: no fused multiply-add). ---- */
+
+/* Inputs: A, A_scale, A_zp, B, B_scale, B_zp, C_scale, C_zp (zero points optional). */
+static int qadd_check(const glow_graph *g, const glow_node *n) {
+  static const char *const names[] = {NULL, "A_scale", "A_zero_point", NULL, "B_scale", "B_zero_point", "C_scale",
+                                      "C_zero_point"};
+  const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 3);
+  if (!glow_q_is_8bit(a->dt) || b->dt != a->dt)
+    return glow_node_error(g, n, "A and B must both be uint8 or both int8 (A is %s, B %s)", glow_dtype_name(a->dt),
+                           glow_dtype_name(b->dt));
+  for (int i = 1; i < 8; i++)
+    if (i != 3 && glow_q_check_param(g, n, i, names[i], i == 1 || i == 4 || i == 6, a->dt, 1))
+      return -1;
+  return 0;
+}
+
+static int infer_qadd(glow_graph *g, glow_node *n) {
+  if (qadd_check(g, n))
+    return -1;
+  const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 3);
+  int r = a->rank > b->rank ? a->rank : b->rank;
+  int64_t dims[GLOW_MAX_RANK];
+  for (int d = 0; d < r; d++) {
+    int64_t da = d < r - a->rank ? 1 : a->dims[d - (r - a->rank)];
+    int64_t db = d < r - b->rank ? 1 : b->dims[d - (r - b->rank)];
+    if (da != db && da != 1 && db != 1) {
+      char s1[128], s2[128];
+      return glow_node_error(g, n, "A and B cannot be broadcast together: %s and %s", glow_shape_str(a, s1, sizeof s1),
+                             glow_shape_str(b, s2, sizeof s2));
+    }
+    dims[d] = da == 1 ? db : da;
+  }
+  glow_value_set_shape(glow_out(g, n, 0), a->dt, r, dims);
+  return 0;
+}
+
+static int eval_qadd(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  if (qadd_check(g, n))
+    return -1;
+  glow_dtype dt = glow_in(g, n, 0)->dt;
+  float sa = *(const float *)ins[1], sb = *(const float *)ins[4], sc = *(const float *)ins[6];
+  int32_t za = glow_q_zero(glow_in(g, n, 2), ins[2], 0), zb = glow_q_zero(glow_in(g, n, 5), ins[5], 0);
+  int32_t zc = glow_q_zero(glow_in(g, n, 7), ins[7], 0), lo, hi;
+  glow_q_range(dt, &lo, &hi);
+  glow_ew_iter ia, ib;
+  glow_ew_iter_init(&ia, g, n, 0, 1);
+  glow_ew_iter_init(&ib, g, n, 3, 1);
+  for (int64_t i = 0, e = glow_value_numel(glow_out(g, n, 0)); i < e; i++) {
+    float va = sa * (float)((int32_t)glow_elem_geti(dt, ins[0], ia.off[0]) - za);
+    float vb = sb * (float)((int32_t)glow_elem_geti(dt, ins[3], ib.off[0]) - zb);
+    float v = va + vb;
+    glow_elem_seti(dt, outs[0], i, glow_q_saturate(v / sc, zc, lo, hi));
+    glow_ew_iter_next(&ia);
+    glow_ew_iter_next(&ib);
+  }
+  return 0;
+}
+
+static int lower_qadd(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
+  static const int ab[] = {0, 3}, params[] = {1, 2, 4, 5, 6, 7};
+  if (qadd_check(g, n))
+    return -1;
+  glow_kcall_init(kc, "glow_k_qlinear_add_q8");
+  if (glow_ew_lower_bcast_ins(g, n, kc, ab, 2))
+    return -1;
+  for (int i = 0; i < 6; i++)
+    glow_kcall_tensor(kc, params[i] < n->nin ? n->in[params[i]] : -1);
+  glow_kcall_param(kc, glow_in(g, n, 0)->dt == GLOW_DT_I8);
+  return 0;
+}
+
+const glow_op_info glow_op_QLINEAR_ADD = {"QLinearAdd", 7, 8, 1, 1, infer_qadd, eval_qadd, lower_qadd};

@@ -4,7 +4,8 @@
     /usr/bin/python3 tests/quant/gen-cases.py <out_dir>
 
 Writes <out_dir>/<case>/model.onnx and test_data_set_0/{input,output}_N.pb for QLinearConv,
-QLinearMatMul, QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and int8 MaxPool: non-trivial zero
+QLinearMatMul, QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, int8 MaxPool and com.microsoft's
+QLinearAdd (plain and broadcast): non-trivial zero
 points, per-channel scales and zero points, every int8/uint8 combination, groups, strides,
 dilations, padding, channel counts and reduction lengths that are not multiples of 4 or 16.
 Weights are initializers (constants, as in real models), so the kernels' fast paths run.
@@ -45,12 +46,14 @@ def requant(acc, mult, zp, dt):
     return (np.rint(v).astype(np.int32) + zp).astype(dt)
 
 
-def save(out, name, nodes, inputs, outputs, inits, feeds, results, opset):
-    """A one-graph model with inputs `inputs` ((name, array) pairs give dtype and shape)."""
+def save(out, name, nodes, inputs, outputs, inits, feeds, results, opset, ms=False):
+    """A one-graph model with inputs `inputs` ((name, array) pairs give dtype and shape); `ms` also
+    imports com.microsoft (ONNX Runtime's contrib ops)."""
     vi = lambda n, a: helper.make_tensor_value_info(n, ONNX_DT[a.dtype.type], list(a.shape))
     graph = helper.make_graph(nodes, name, [vi(n, a) for n, a in inputs], [vi(n, a) for n, a in outputs],
                               [numpy_helper.from_array(a, n) for n, a in inits])
-    model = helper.make_model(graph, producer_name="gen-cases", opset_imports=[helper.make_opsetid("", opset)])
+    opsets = [helper.make_opsetid("", opset)] + ([helper.make_opsetid("com.microsoft", 1)] if ms else [])
+    model = helper.make_model(graph, producer_name="gen-cases", opset_imports=opsets)
     model.ir_version = 7
     d = os.path.join(out, name, "test_data_set_0")
     os.makedirs(d, exist_ok=True)
@@ -231,6 +234,25 @@ def maxpool_case(out, name, dt, x_shape, kernel, strides, pads):
     save(out, name, [node], [("x", x)], [("y", y)], [], [("x", x)], [("y", y)], 12)
 
 
+def qadd_case(out, name, dt, a_shape, b_shape, b_const=False, scales=None):
+    """com.microsoft QLinearAdd, as ONNX Runtime's reference computes it in float32:
+    c = saturate(rint((sa * (a - za) + sb * (b - zb)) / sc) + zc), the products not fused."""
+    a, b = rand_q(dt, a_shape), rand_q(dt, b_shape)
+    sa, sb, sc = scales or (F32(RNG.uniform(0.01, 0.1)), F32(RNG.uniform(0.01, 0.1)), F32(RNG.uniform(0.02, 0.2)))
+    za, zb, zc = rand_q(dt, ()), rand_q(dt, ()), rand_q(dt, ())
+    va = F32(sa) * (a.astype(np.int32) - int(za)).astype(F32)
+    vb = F32(sb) * (b.astype(np.int32) - int(zb)).astype(F32)
+    lo, hi = qrange(dt)
+    v = np.clip((va + vb) / F32(sc), F32(lo - int(zc)), F32(hi - int(zc)))
+    c = (np.rint(v).astype(np.int32) + int(zc)).astype(dt)
+    params = [("a_scale", np.array(sa, F32)), ("a_zero_point", za), ("b", b), ("b_scale", np.array(sb, F32)),
+              ("b_zero_point", zb), ("c_scale", np.array(sc, F32)), ("c_zero_point", zc)]
+    node = helper.make_node("QLinearAdd", ["a"] + [n for n, _ in params], ["c"], domain="com.microsoft")
+    inits = [p for p in params if b_const or p[0] != "b"]
+    inputs = [("a", a)] + ([] if b_const else [("b", b)])
+    save(out, name, [node], inputs, [("c", c)], inits, inputs, [("c", c)], 13, ms=True)
+
+
 def main():
     out = sys.argv[1]
     u8, i8 = np.uint8, np.int8
@@ -265,6 +287,12 @@ def main():
     dynamic_case(out, "dynamic_quantize", (3, 50))
     maxpool_case(out, "maxpool_i8_3x3_stride2", i8, (1, 5, 13, 17), (3, 3), (2, 2), (1, 1, 1, 1))
     maxpool_case(out, "maxpool_u8_2x3", u8, (2, 3, 8, 9), (2, 3), (1, 2), (0, 1, 1, 0))
+    qadd_case(out, "qadd_u8", u8, (1, 16, 7, 9), (1, 16, 7, 9))
+    qadd_case(out, "qadd_s8", i8, (2, 3, 37), (2, 3, 37))
+    qadd_case(out, "qadd_u8_bcast", u8, (2, 5, 4, 6), (5, 1, 6))
+    qadd_case(out, "qadd_s8_bcast_const", i8, (3, 1, 8), (4, 1), b_const=True)
+    qadd_case(out, "qadd_u8_scalar_b", u8, (3, 33), (), b_const=True)
+    qadd_case(out, "qadd_s8_ties", i8, (4, 65), (4, 65), scales=(0.5, 0.25, 1.0))  # halves: round half to even
 
 
 if __name__ == "__main__":

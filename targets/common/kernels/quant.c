@@ -1,7 +1,8 @@
-/* QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear.
+/* QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearAdd.
  * Common params: outer, ext, inner: the tensor as outer x ext x inner, the
  * scale and zero point of element (o, a, i) being scale[a] and zp[a] (ext is 1
  * for per-tensor parameters). */
+#include "kernels/elementwise.h"
 #include "kernels/quant.h"
 
 /* y = saturate(round(x / scale) + zp); ONNX divides (no reciprocal), so do we.
@@ -74,4 +75,31 @@ GLOW_KERNEL(dynamic_quantize_f32) {
     *(float *)t[1] = scale;
   if (t[2])
     *t[2] = (uint8_t)zp;
+}
+
+/* QLinearAdd (compiler/ops/quant-linear.c): in float32,
+ * c = saturate(round((sa * (a - za) + sb * (b - zb)) / sc) + zc), the two
+ * products and the sum as separate statements so that nothing fuses. */
+static inline void glow_q_add_row(uint8_t *restrict c, const uint8_t *restrict a, const uint8_t *restrict b,
+                                  int64_t len, int64_t ia, int64_t ib, float sa, int32_t za, float sb, int32_t zb,
+                                  float sc, int32_t zc, int sgn) {
+  for (int64_t e = 0; e < len; e++) {
+    float va = sa * (float)(glow_q_get(a, e * ia, sgn) - za);
+    float vb = sb * (float)(glow_q_get(b, e * ib, sgn) - zb);
+    float v = va + vb;
+    c[e] = glow_q_saturate(v / sc, zc, sgn);
+  }
+}
+
+/* t: C, A, B, A_scale, A_zp, B_scale, B_zp, C_scale, C_zp (zero points may be NULL);
+ * p: r, dims[r], a_strides[r], b_strides[r], signed (all three share a dtype). */
+GLOW_KERNEL(qlinear_add_q8) {
+  uint8_t *c = t[0];
+  const uint8_t *a = t[1], *b = t[2];
+  int64_t r = p[0];
+  int sgn = (int)p[1 + 3 * r];
+  float sa = *(const float *)t[3], sb = *(const float *)t[5], sc = *(const float *)t[7];
+  int32_t za = glow_q_zero(t[4], 0, sgn), zb = glow_q_zero(t[6], 0, sgn), zc = glow_q_zero(t[8], 0, sgn);
+  GLOW_EW_ROWS(2, r, p + 1, p + 1 + r,
+               glow_q_add_row(c + i, a + at[0], b + at[1], len, inc[0], inc[1], sa, za, sb, zb, sc, zc, sgn););
 }
