@@ -5,7 +5,7 @@
 
 Writes <out_dir>/<case>/model.onnx and test_data_set_0/{input,output}_N.pb for QLinearConv,
 QLinearMatMul, QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, int8 MaxPool and com.microsoft's
-QLinearAdd (plain and broadcast): non-trivial zero
+QLinearAdd (plain and broadcast) and QLinearGlobalAveragePool: non-trivial zero
 points, per-channel scales and zero points, every int8/uint8 combination, groups, strides,
 dilations, padding, channel counts and reduction lengths that are not multiples of 4 or 16.
 Weights are initializers (constants, as in real models), so the kernels' fast paths run.
@@ -253,6 +253,22 @@ def qadd_case(out, name, dt, a_shape, b_shape, b_const=False, scales=None):
     save(out, name, [node], inputs, [("c", c)], inits, inputs, [("c", c)], 13, ms=True)
 
 
+def qgap_case(out, name, dt, x_shape):
+    """com.microsoft QLinearGlobalAveragePool (NCHW), as ONNX Runtime: the exact plane sums less
+    x_zp * size, times m = x_scale / (y_scale * size) in float32, then requantized."""
+    x = rand_q(dt, x_shape)
+    size = int(np.prod(x_shape[2:]))
+    xs, ys = F32(RNG.uniform(0.01, 0.1)), F32(RNG.uniform(0.005, 0.05))
+    xz, yz = rand_q(dt, ()), rand_q(dt, ())
+    acc = x.astype(np.int64).reshape(x_shape[0], x_shape[1], -1).sum(axis=2) - int(xz) * size
+    y = requant(acc, np.array(xs / (ys * F32(size)), F32), int(yz), dt).reshape(x_shape[:2] + (1,) * (len(x_shape) - 2))
+    inits = [("x_scale", np.array(xs, F32)), ("x_zero_point", xz), ("y_scale", np.array(ys, F32)),
+             ("y_zero_point", yz)]
+    node = helper.make_node("QLinearGlobalAveragePool", ["x"] + [n for n, _ in inits], ["y"], channels_last=0,
+                            domain="com.microsoft")
+    save(out, name, [node], [("x", x)], [("y", y)], inits, [("x", x)], [("y", y)], 13, ms=True)
+
+
 def main():
     out = sys.argv[1]
     u8, i8 = np.uint8, np.int8
@@ -293,6 +309,8 @@ def main():
     qadd_case(out, "qadd_s8_bcast_const", i8, (3, 1, 8), (4, 1), b_const=True)
     qadd_case(out, "qadd_u8_scalar_b", u8, (3, 33), (), b_const=True)
     qadd_case(out, "qadd_s8_ties", i8, (4, 65), (4, 65), scales=(0.5, 0.25, 1.0))  # halves: round half to even
+    qgap_case(out, "qgap_u8_7x7", u8, (2, 40, 7, 7))
+    qgap_case(out, "qgap_s8_1d", i8, (1, 9, 30))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-/* QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearAdd.
+/* QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearAdd, QLinearGlobalAveragePool.
  * Common params: outer, ext, inner: the tensor as outer x ext x inner, the
  * scale and zero point of element (o, a, i) being scale[a] and zp[a] (ext is 1
  * for per-tensor parameters). */
@@ -102,4 +102,22 @@ GLOW_KERNEL(qlinear_add_q8) {
   int32_t za = glow_q_zero(t[4], 0, sgn), zb = glow_q_zero(t[6], 0, sgn), zc = glow_q_zero(t[8], 0, sgn);
   GLOW_EW_ROWS(2, r, p + 1, p + 1 + r,
                glow_q_add_row(c + i, a + at[0], b + at[1], len, inc[0], inc[1], sa, za, sb, zb, sc, zc, sgn););
+}
+
+/* QLinearGlobalAveragePool: y = saturate(round((sum(x) - x_zp * size) * m) + y_zp),
+ * m = x_scale / (y_scale * size) in float32.
+ * t: Y, X, x_scale, x_zp, y_scale, y_zp (zero points may be NULL); p: planes (N * C), size, signed */
+GLOW_KERNEL(qlinear_global_avgpool_q8) {
+  uint8_t *y = t[0];
+  const uint8_t *x = t[1];
+  int64_t planes = p[0], size = p[1];
+  int sgn = (int)p[2];
+  int32_t zx = glow_q_zero(t[3], 0, sgn), zy = glow_q_zero(t[5], 0, sgn);
+  float m = *(const float *)t[2] / (*(const float *)t[4] * (float)size);
+  for (int64_t c = 0; c < planes; c++, x += size) {
+    int32_t acc = -zx * (int32_t)size;
+    for (int64_t i = 0; i < size; i++)
+      acc += glow_q_get(x, i, sgn);
+    y[c] = glow_q_saturate((float)acc * m, zy, sgn);
+  }
 }
