@@ -3,8 +3,10 @@
  *   Conv (constant W)            -> QuantizeLinear? -> QLinearConv (int8 W, int32 B)
  *   MatMul, Gemm (constant B)    -> QuantizeLinear? -> QLinearMatMul (int8 B) [-> Add C]
  *   MaxPool of a quantized value -> MaxPool on int8, the input's scale and zero point
+ *   Add, one input quantized     -> QLinearAdd (com.microsoft), the output's range
+ *   GlobalAveragePool of one     -> QLinearGlobalAveragePool (com.microsoft)
  * each followed by a DequantizeLinear that gives float consumers the original
- * value. A Conv whose only consumer is a Relu (or a Relu6-style Clip) takes its
+ * value. A Conv or Add whose only consumer is a Relu (or a Relu6-style Clip) takes its
  * range: int8 saturation at the zero point (and at the top) is the activation,
  * which goes. A value already
  * quantized (by its producer) is reused, never quantized again; the
@@ -367,6 +369,59 @@ static int rewrite_maxpool(qctx *c, glow_node *n) {
   return 1;
 }
 
+/* Whether float value x has an int8 twin, or a profile range to make one from. */
+static int quantizable(qctx *c, int x) {
+  const glow_graph *g = c->g;
+  if (x < 0 || g->vals[x].dt != GLOW_DT_F32)
+    return 0;
+  return (x < c->nqv && c->qv[x].q >= 0) || glow_profile_find(c->p, g->vals[x].name) != NULL;
+}
+
+/* Add of two float values, one already int8 (a residual connection), the other
+ * int8 or with a range -> QLinearAdd (+ the Relu after it), the output's range
+ * from the profile. Shapes broadcast as Add's. */
+static int rewrite_add(qctx *c, glow_node *n) {
+  glow_graph *g = c->g;
+  int a = n->in[0], b = n->in[1], y = n->out[0];
+  if (!quantizable(c, a) || !quantizable(c, b) || !((a < c->nqv && c->qv[a].q >= 0) || (b < c->nqv && c->qv[b].q >= 0)))
+    return 0;
+  int relu = sole_relu(c, y);
+  if (relu >= 0)
+    y = c->old[relu].out[0];
+  if (!glow_profile_find(c->p, g->vals[y].name))
+    return 0;
+  if (relu >= 0)
+    c->old[relu].dead = 1;
+  int aq = quantized(c, a), bq = aq < 0 ? -1 : quantized(c, b);
+  if (bq < 0 || params_of(c, y))
+    return -1;
+  params_consts(c, a);
+  params_consts(c, b);
+  params_consts(c, y);
+  int q = output_for(c, y);
+  int in[8] = {aq, c->qv[a].scale_id, c->qv[a].zp_id, bq, c->qv[b].scale_id, c->qv[b].zp_id,
+               c->qv[y].scale_id, c->qv[y].zp_id};
+  glow_node_add(g, GLOW_OP_QLINEAR_ADD, n->name, 8, in, 1, &q);
+  dequantize_into(c, q, y);
+  return 1;
+}
+
+/* GlobalAveragePool of a value whose int8 twin exists -> QLinearGlobalAveragePool,
+ * the output's range from the profile. */
+static int rewrite_global_avgpool(qctx *c, glow_node *n) {
+  int x = n->in[0], y = n->out[0];
+  if (x >= c->nqv || c->qv[x].q < 0 || c->g->vals[x].rank < 3 || !glow_profile_find(c->p, c->g->vals[y].name))
+    return 0;
+  if (params_of(c, y))
+    return -1;
+  params_consts(c, y);
+  int q = output_for(c, y);
+  int in[5] = {c->qv[x].q, c->qv[x].scale_id, c->qv[x].zp_id, c->qv[y].scale_id, c->qv[y].zp_id};
+  glow_node_add(c->g, GLOW_OP_QLINEAR_GLOBAL_AVERAGE_POOL, n->name, 5, in, 1, &q);
+  dequantize_into(c, q, y);
+  return 1;
+}
+
 static int kept(const glow_quant_options *o, glow_op op) {
   const char *name = glow_op_get(op)->onnx_name;
   size_t len = strlen(name);
@@ -417,6 +472,10 @@ int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_op
         rc = rewrite_matmul(&c, n);
       else if (n->op == GLOW_OP_MAX_POOL)
         rc = rewrite_maxpool(&c, n);
+      else if (n->op == GLOW_OP_ADD && n->nin == 2)
+        rc = rewrite_add(&c, n);
+      else if (n->op == GLOW_OP_GLOBAL_AVERAGE_POOL)
+        rc = rewrite_global_avgpool(&c, n);
     }
     if (rc == 0 && !n->dead)
       keep_node(g, n);
