@@ -50,6 +50,10 @@ static int quantize(glow_graph *g, const glow_driver_options *d) {
   int rc = !p || glow_profile_check(p, g, d->load_profile) || glow_pass_quantize(g, p, &q) ||
            glow_pass_pack_weights(g, &d->passes) || glow_pass_dead_nodes(g, &d->passes) || glow_graph_verify(g);
   glow_profile_free(p);
+  if (!rc && d->passes.dump_after && !strcmp(d->passes.dump_after, "quantize")) {
+    fprintf(stderr, "; IR after quantize\n");
+    glow_graph_dump(g, stderr);
+  }
   return rc ? -1 : 0;
 }
 

@@ -92,7 +92,8 @@ static const char *usage_text =
     "                              KL divergence of the 8-bit histogram is smallest (KL).\n"
     "  -dump-graph-DAG=<file.dot>  Writes the optimized graph in Graphviz format.\n"
     "  -dump-after=<pass>          Prints the IR after a pass (infer-fold, fold-batchnorm,\n"
-    "                              fold-qdq, materialize-outputs, pack-weights, dead-nodes).\n"
+    "                              fold-qdq, materialize-outputs, pack-weights, dead-nodes;\n"
+    "                              quantize, with -load-profile).\n"
     "  -verbose                    Reports each stage, memory sizes and timings.\n"
     "  -version                    Prints the version.\n"
     "  -help                       Prints this text.\n";
