@@ -89,7 +89,8 @@ int glow_cache_key(const glow_driver_options *d, char key[65]) {
       return -1; /* the compile reports it */
     const glow_quant_options *q = &d->quant;
     char qs[64];
-    snprintf(qs, sizeof qs, "%d:%d:%d", (int)q->schema, q->channelwise, q->calibration_kl);
+    snprintf(qs, sizeof qs, "%d:%d:%d:%d:%d", (int)q->schema, q->channelwise, q->calibration_kl, q->int16,
+             q->bias_int8);
     field_str(&s, "quantization", qs);
     field_str(&s, "keep-original-precision", q->keep_kinds);
   }

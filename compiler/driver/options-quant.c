@@ -34,16 +34,12 @@ int glow_parse_quant_option(int argc, char **argv, int *i, glow_driver_options *
     q->schema = (glow_quant_schema)k;
     d->quant_set = 1;
   } else if ((v = glow_option_match(argc, argv, i, "quantization-precision", 1))) {
-    if (!(*bad |= pick("-quantization-precision", v, precisions, 2, &k)) && k) {
-      glow_error("-quantization-precision", "Int16 is not implemented yet; glowc quantizes to Int8");
-      *bad = 1;
-    }
+    *bad |= pick("-quantization-precision", v, precisions, 2, &k);
+    q->int16 = k;
     d->quant_set = 1;
   } else if ((v = glow_option_match(argc, argv, i, "quantization-precision-bias", 1))) {
-    if (!(*bad |= pick("-quantization-precision-bias", v, bias, 2, &k)) && k) {
-      glow_error("-quantization-precision-bias", "Int8 biases are not implemented yet; glowc uses Int32");
-      *bad = 1;
-    }
+    *bad |= pick("-quantization-precision-bias", v, bias, 2, &k);
+    q->bias_int8 = k;
     d->quant_set = 1;
   } else if (glow_option_match(argc, argv, i, "enable-channelwise", 0))
     d->quant_set = q->channelwise = 1;

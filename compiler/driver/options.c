@@ -80,10 +80,15 @@ static const char *usage_text =
     "  -quantization-schema=asymmetric|symmetric|symmetric_with_uint8|symmetric_with_power2_scale\n"
     "                              How ranges become scales and zero points (default:\n"
     "                              asymmetric). Weights are always symmetric.\n"
-    "  -quantization-precision=Int8\n"
-    "                              Activation precision (Int16: not implemented yet).\n"
-    "  -quantization-precision-bias=Int32\n"
-    "                              Bias precision (Int8: not implemented yet).\n"
+    "  -quantization-precision=Int8|Int16\n"
+    "                              Precision of activations and weights (default: Int8).\n"
+    "                              Int16 is more accurate and slower (portable kernels,\n"
+    "                              int64 sums); not with -quantization-calibration=KL.\n"
+    "  -quantization-precision-bias=Int32|Int8\n"
+    "                              Biases of Conv, MatMul and Gemm: int32 at the\n"
+    "                              accumulator's scale (default), or first rounded to what\n"
+    "                              an int8 bias over their range holds, as Glow quantizes\n"
+    "                              for accelerators with int8 biases (Int8).\n"
     "  -enable-channelwise         A weight scale per output channel of each Conv.\n"
     "  -keep-original-precision-for-nodes=<op,op,...>\n"
     "                              ONNX op kinds left in float (e.g. Conv,Gemm).\n"
@@ -411,6 +416,11 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
   }
   if (d->quant_set && !d->load_profile) {
     glow_error("-load-profile", "the quantization options need a profile: pass -load-profile=<file.yml> (see -help)");
+    return -1;
+  }
+  if (d->quant.int16 && d->quant.calibration_kl) {
+    glow_error("-quantization-calibration", "KL picks ranges for 8 bits (its histograms have 2000 bins, fewer than "
+                                            "int16's 65536 steps): use it with -quantization-precision=Int8");
     return -1;
   }
   if (!d->cache_dir && getenv("GLOWC_CACHE_DIR") && *getenv("GLOWC_CACHE_DIR"))

@@ -23,9 +23,10 @@ static int conv_get(const glow_graph *g, const glow_node *n, int integer, conv_s
   const glow_value *x = glow_in(g, n, 0), *w = glow_in(g, n, w_index(n));
   char s1[128], s2[128];
   if (integer) {
-    if ((x->dt != GLOW_DT_U8 && x->dt != GLOW_DT_I8) || (w->dt != GLOW_DT_U8 && w->dt != GLOW_DT_I8))
-      return glow_node_error(g, n, "input types %s and %s are not supported (uint8 or int8)", glow_dtype_name(x->dt),
-                             glow_dtype_name(w->dt));
+    int i16 = n->op == GLOW_OP_QLINEAR_CONV && x->dt == GLOW_DT_I16 && w->dt == GLOW_DT_I16;
+    if (!i16 && (!glow_q_is_8bit(x->dt) || !glow_q_is_8bit(w->dt)))
+      return glow_node_error(g, n, "input types %s and %s are not supported (uint8 or int8%s)", glow_dtype_name(x->dt),
+                             glow_dtype_name(w->dt), n->op == GLOW_OP_QLINEAR_CONV ? "; or both int16" : "");
   } else if (x->dt != w->dt || (x->dt != GLOW_DT_F32 && x->dt != GLOW_DT_F64)) {
     return glow_node_error(g, n, "input types %s and %s are not supported (float or double, the same for X and W)",
                            glow_dtype_name(x->dt), glow_dtype_name(w->dt));
@@ -292,8 +293,9 @@ const glow_op_info glow_op_CONV_INTEGER = {"ConvInteger",     2, 4, 1, 1, infer_
 
 /* QLinearConv: inputs x, x_scale, x_zero_point, w, w_scale, w_zero_point,
  * y_scale, y_zero_point and an optional int32 bias B; the w parameters may hold
- * one value per output channel. int32 sums of (x - x_zero_point) * (w -
- * w_zero_point), plus B, requantized as quant-util.h describes. */
+ * one value per output channel. int32 sums (int64 when x, w and y are int16)
+ * of (x - x_zero_point) * (w - w_zero_point), plus B, requantized as
+ * quant-util.h describes. */
 static int qconv_get(const glow_graph *g, const glow_node *n, conv_shape *c) {
   if (conv_get(g, n, 1, c))
     return -1;
@@ -305,8 +307,10 @@ static int qconv_get(const glow_graph *g, const glow_node *n, conv_shape *c) {
       glow_q_check_param(g, n, 4, "w_scale", 1, GLOW_DT_UNDEF, c->M) ||
       glow_q_check_param(g, n, 5, "w_zero_point", 0, w->dt, c->M) ||
       glow_q_check_param(g, n, 6, "y_scale", 1, GLOW_DT_UNDEF, 1) ||
-      glow_q_check_param(g, n, 7, "y_zero_point", 0, GLOW_DT_UNDEF, 1))
+      glow_q_check_param(g, n, 7, "y_zero_point", 0, x->dt == GLOW_DT_I16 ? GLOW_DT_I16 : GLOW_DT_UNDEF, 1))
     return -1;
+  if (x->dt == GLOW_DT_I16 && !glow_in(g, n, 7))
+    return glow_node_error(g, n, "y_zero_point is required with int16 inputs (it gives Y its type)");
   if (b && (b->dt != GLOW_DT_I32 || b->rank != 1 || b->dims[0] != c->M))
     return glow_node_error(g, n, "B must be an int32 vector of %lld elements", (long long)c->M);
   if (w_channels_last(n) && w->dt != GLOW_DT_I8)
@@ -362,7 +366,9 @@ static int eval_qlinear_conv(const glow_graph *g, const glow_node *n, void *cons
   glow_q_range(y->dt, &lo, &hi);
   for (int64_t i = 0; i < e; i++) {
     int64_t m = i / osz % c.M;
-    int32_t a = (int32_t)((int64_t)acc[i] + (b ? b[m] : 0));
+    int64_t a = (int64_t)acc[i] + (b ? b[m] : 0);
+    if (y->dt != GLOW_DT_I16) /* 8 bits: the kernels' int32 sum */
+      a = (int32_t)a;
     float mult = (xs * glow_q_scale(ws, ins[4], m)) / ys;
     glow_elem_seti(y->dt, outs[0], i, glow_q_saturate((float)a * mult, zp, lo, hi));
   }
@@ -377,7 +383,7 @@ static int lower_qlinear_conv(const glow_graph *g, const glow_node *n, glow_kcal
   if (qconv_get(g, n, &c))
     return -1;
   const glow_value *ws = glow_in(g, n, 4), *wz = glow_in(g, n, 5);
-  glow_kcall_init(kc, "glow_k_qlinearconv");
+  glow_kcall_init(kc, "glow_k_qlinearconv%s", glow_in(g, n, 0)->dt == GLOW_DT_I16 ? "16" : "");
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 9; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);

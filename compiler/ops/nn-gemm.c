@@ -369,14 +369,16 @@ const glow_op_info glow_op_MAT_MUL_INTEGER = {
 
 /* ---- QLinearMatMul: inputs a, a_scale, a_zero_point, b, b_scale,
  * b_zero_point, y_scale, y_zero_point; the a parameters may hold one value per
- * row of A, the b parameters one per column of B. int32 sums of (a - a_zero_point)
- * * (b - b_zero_point), requantized as quant-util.h describes. ---- */
+ * row of A, the b parameters one per column of B. int32 sums (int64 when a, b
+ * and y are int16) of (a - a_zero_point) * (b - b_zero_point), requantized as
+ * quant-util.h describes. ---- */
 
 static int qmatmul_get(const glow_graph *g, const glow_node *n, mm_params *q, int64_t *od, int *orank) {
   const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 3);
-  if (!glow_q_is_8bit(a->dt) || !glow_q_is_8bit(b->dt))
-    return glow_node_error(g, n, "input types %s and %s are not supported (uint8 or int8)", glow_dtype_name(a->dt),
-                           glow_dtype_name(b->dt));
+  int i16 = a->dt == GLOW_DT_I16 && b->dt == GLOW_DT_I16;
+  if (!i16 && (!glow_q_is_8bit(a->dt) || !glow_q_is_8bit(b->dt)))
+    return glow_node_error(g, n, "input types %s and %s are not supported (uint8 or int8; or both int16)",
+                           glow_dtype_name(a->dt), glow_dtype_name(b->dt));
   if (matmul_get(g, n, q, od, orank))
     return -1;
   if (!glow_in(g, n, 1) || !glow_in(g, n, 4) || !glow_in(g, n, 6))
@@ -386,8 +388,10 @@ static int qmatmul_get(const glow_graph *g, const glow_node *n, mm_params *q, in
       glow_q_check_param(g, n, 4, "b_scale", 1, GLOW_DT_UNDEF, q->N) ||
       glow_q_check_param(g, n, 5, "b_zero_point", 0, b->dt, q->N) ||
       glow_q_check_param(g, n, 6, "y_scale", 1, GLOW_DT_UNDEF, 1) ||
-      glow_q_check_param(g, n, 7, "y_zero_point", 0, GLOW_DT_UNDEF, 1))
+      glow_q_check_param(g, n, 7, "y_zero_point", 0, i16 ? GLOW_DT_I16 : GLOW_DT_UNDEF, 1))
     return -1;
+  if (i16 && !glow_in(g, n, 7))
+    return glow_node_error(g, n, "y_zero_point is required with int16 inputs (it gives Y its type)");
   return 0;
 }
 
@@ -413,7 +417,7 @@ static int eval_qlinear_matmul(const glow_graph *g, const glow_node *n, void *co
     return -1;
   const glow_value *y = glow_out(g, n, 0), *as = glow_in(g, n, 1), *bs = glow_in(g, n, 4), *yz = glow_in(g, n, 7);
   int64_t e = glow_value_numel(y);
-  int32_t *acc = glow_xmalloc(sizeof(int32_t) * (size_t)(e ? e : 1));
+  void *acc = glow_xmalloc(sizeof(int64_t) * (size_t)(e ? e : 1));
   int8_t *bstd = NULL; /* a packed B as K x N */
   if (b_packed(n)) {
     int64_t kq = (q.K + 3) / 4;
@@ -423,7 +427,8 @@ static int eval_qlinear_matmul(const glow_graph *g, const glow_node *n, void *co
       for (int64_t c = 0; c < q.N; c++)
         bstd[k * q.N + c] = bp[((c / 16) * kq + k / 4) * 64 + c % 16 * 4 + k % 4];
   }
-  mm_ref_io io = {GLOW_DT_I32,
+  /* 8 bits: the kernels' int32 sums (int64 narrowed); int16: int64 sums. */
+  mm_ref_io io = {y->dt == GLOW_DT_I16 ? GLOW_DT_I64 : GLOW_DT_I32,
                   glow_in(g, n, 0)->dt,
                   glow_in(g, n, 3)->dt,
                   acc,
@@ -442,7 +447,7 @@ static int eval_qlinear_matmul(const glow_graph *g, const glow_node *n, void *co
   for (int64_t i = 0; i < e; i++) {
     int64_t row = i / q.N % q.M, col = i % q.N;
     float mult = (glow_q_scale(as, ins[1], row) * glow_q_scale(bs, ins[4], col)) / ys;
-    glow_elem_seti(y->dt, outs[0], i, glow_q_saturate((float)acc[i] * mult, zp, lo, hi));
+    glow_elem_seti(y->dt, outs[0], i, glow_q_saturate((float)glow_elem_geti(io.ydt, acc, i) * mult, zp, lo, hi));
   }
   free(acc);
   free(bstd);
@@ -461,7 +466,7 @@ static int lower_qlinear_matmul(const glow_graph *g, const glow_node *n, glow_kc
   int a_row = glow_value_numel(as) > 1, za_row = za && glow_value_numel(za) > 1;
   if (!a_row && !za_row)
     mm_fold_batch(&q);
-  glow_kcall_init(kc, "glow_k_qlinearmatmul");
+  glow_kcall_init(kc, "glow_k_qlinearmatmul%s", glow_in(g, n, 0)->dt == GLOW_DT_I16 ? "16" : "");
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 8; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);

@@ -16,7 +16,9 @@ static int is_global(const glow_node *n) {
 }
 
 static int pool_dtype_ok(pool_kind k, glow_dtype dt) {
-  return dt == GLOW_DT_F32 || dt == GLOW_DT_F64 || (k == POOL_MAX && (dt == GLOW_DT_U8 || dt == GLOW_DT_I8));
+  /* int16: Int16 quantization's MaxPool (the max commutes with any quantization) */
+  return dt == GLOW_DT_F32 || dt == GLOW_DT_F64 ||
+         (k == POOL_MAX && (dt == GLOW_DT_U8 || dt == GLOW_DT_I8 || dt == GLOW_DT_I16));
 }
 
 /* Window of a local pool; a global pool is one window over all spatial axes. */

@@ -1,6 +1,7 @@
 /* QuantizeLinear, DequantizeLinear (opsets 10 and 13: per tensor, or per
  * slice of one axis), DynamicQuantizeLinear and com.microsoft's QLinearAdd
- * and QLinearGlobalAveragePool. Kernels:
+ * and QLinearGlobalAveragePool; all but DynamicQuantizeLinear on int16 too
+ * (Int16 quantization: int16 zero points, int64 sums). Kernels:
  * targets/common/kernels/quant.c, with p = outer, axis extent, inner (the
  * scale of element i is scale[(i / inner) % extent]; 1, 1, numel per tensor). */
 #include <math.h>
@@ -68,7 +69,9 @@ static int q_get(const glow_graph *g, const glow_node *n, int x_ok, const char *
 
 static int quantize_get(const glow_graph *g, const glow_node *n, int64_t *outer, int64_t *ext, int64_t *inner) {
   glow_dtype dt = glow_in(g, n, 0)->dt;
-  return q_get(g, n, dt == GLOW_DT_F32 || dt == GLOW_DT_I32, "float or int32", GLOW_DT_UNDEF, outer, ext, inner);
+  const glow_value *z = glow_in(g, n, 2);
+  return q_get(g, n, dt == GLOW_DT_F32 || dt == GLOW_DT_I32, "float or int32",
+               z && z->dt == GLOW_DT_I16 ? GLOW_DT_I16 : GLOW_DT_UNDEF, outer, ext, inner);
 }
 
 static glow_dtype quantize_type(const glow_graph *g, const glow_node *n) {
@@ -109,7 +112,8 @@ static int lower_quantize(const glow_graph *g, const glow_node *n, glow_kcall *k
   if (quantize_get(g, n, &p[0], &p[1], &p[2]))
     return -1;
   p[3] = quantize_type(g, n) == GLOW_DT_I8;
-  glow_kcall_init(kc, "glow_k_quantize_%s", glow_dtype_suffix(glow_in(g, n, 0)->dt));
+  glow_kcall_init(kc, "glow_k_quantize%s_%s", quantize_type(g, n) == GLOW_DT_I16 ? "16" : "",
+                  glow_dtype_suffix(glow_in(g, n, 0)->dt));
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
@@ -124,7 +128,7 @@ const glow_op_info glow_op_QUANTIZE_LINEAR = {"QuantizeLinear", 2, 3, 1, 1, infe
 
 static int dequantize_get(const glow_graph *g, const glow_node *n, int64_t *outer, int64_t *ext, int64_t *inner) {
   glow_dtype dt = glow_in(g, n, 0)->dt;
-  return q_get(g, n, glow_q_is_8bit(dt) || dt == GLOW_DT_I32, "uint8, int8 or int32", dt, outer, ext, inner);
+  return q_get(g, n, glow_q_is_quant(dt) || dt == GLOW_DT_I32, "uint8, int8, int16 or int32", dt, outer, ext, inner);
 }
 
 static int infer_dequantize(glow_graph *g, glow_node *n) {
@@ -158,7 +162,7 @@ static int lower_dequantize(const glow_graph *g, const glow_node *n, glow_kcall 
     return -1;
   glow_dtype dt = glow_in(g, n, 0)->dt;
   p[3] = dt == GLOW_DT_I8;
-  glow_kcall_init(kc, "glow_k_dequantize_%s", dt == GLOW_DT_I32 ? "i32" : "q8");
+  glow_kcall_init(kc, "glow_k_dequantize_%s", dt == GLOW_DT_I32 ? "i32" : dt == GLOW_DT_I16 ? "q16" : "q8");
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
@@ -229,9 +233,9 @@ static int qadd_check(const glow_graph *g, const glow_node *n) {
   static const char *const names[] = {NULL, "A_scale", "A_zero_point", NULL, "B_scale", "B_zero_point", "C_scale",
                                       "C_zero_point"};
   const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 3);
-  if (!glow_q_is_8bit(a->dt) || b->dt != a->dt)
-    return glow_node_error(g, n, "A and B must both be uint8 or both int8 (A is %s, B %s)", glow_dtype_name(a->dt),
-                           glow_dtype_name(b->dt));
+  if (!glow_q_is_quant(a->dt) || b->dt != a->dt)
+    return glow_node_error(g, n, "A and B must both be uint8, both int8 or both int16 (A is %s, B %s)",
+                           glow_dtype_name(a->dt), glow_dtype_name(b->dt));
   for (int i = 1; i < 8; i++)
     if (i != 3 && glow_q_check_param(g, n, i, names[i], i == 1 || i == 4 || i == 6, a->dt, 1))
       return -1;
@@ -284,7 +288,7 @@ static int lower_qadd(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   static const int ab[] = {0, 3}, params[] = {1, 2, 4, 5, 6, 7};
   if (qadd_check(g, n))
     return -1;
-  glow_kcall_init(kc, "glow_k_qlinear_add_q8");
+  glow_kcall_init(kc, "glow_k_qlinear_add_%s", glow_in(g, n, 0)->dt == GLOW_DT_I16 ? "q16" : "q8");
   if (glow_ew_lower_bcast_ins(g, n, kc, ab, 2))
     return -1;
   for (int i = 0; i < 6; i++)
@@ -306,8 +310,8 @@ static int qgap_check(const glow_graph *g, const glow_node *n, int64_t *planes, 
   if (glow_attr_int(n, "channels_last", 0) != 0)
     return glow_node_error(g, n, "channels_last=%lld is not supported (only 0)",
                            (long long)glow_attr_int(n, "channels_last", 0));
-  if (!glow_q_is_8bit(x->dt) || x->rank < 3)
-    return glow_node_error(g, n, "X must be uint8 or int8 of rank 3 or more (N x C x spatial), not %s",
+  if (!glow_q_is_quant(x->dt) || x->rank < 3)
+    return glow_node_error(g, n, "X must be uint8, int8 or int16 of rank 3 or more (N x C x spatial), not %s",
                            glow_dtype_name(x->dt));
   if (glow_q_check_param(g, n, 1, "x_scale", 1, GLOW_DT_UNDEF, 1) ||
       glow_q_check_param(g, n, 2, "x_zero_point", 0, x->dt, 1) ||
@@ -341,9 +345,9 @@ static int eval_qgap(const glow_graph *g, const glow_node *n, void *const *outs,
   float m = *(const float *)ins[1] / (*(const float *)ins[3] * (float)size);
   glow_q_range(dt, &lo, &hi);
   for (int64_t c = 0; c < planes; c++) {
-    int32_t acc = -zx * (int32_t)size;
+    int64_t acc = -(int64_t)zx * size; /* fits int32 for 8 bits, as the kernel's sum */
     for (int64_t i = 0; i < size; i++)
-      acc += (int32_t)glow_elem_geti(dt, ins[0], c * size + i);
+      acc += glow_elem_geti(dt, ins[0], c * size + i);
     glow_elem_seti(dt, outs[0], c, glow_q_saturate((float)acc * m, zy, lo, hi));
   }
   return 0;
@@ -354,7 +358,7 @@ static int lower_qgap(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   if (qgap_check(g, n, &p[0], &p[1]))
     return -1;
   p[2] = glow_in(g, n, 0)->dt == GLOW_DT_I8;
-  glow_kcall_init(kc, "glow_k_qlinear_global_avgpool_q8");
+  glow_kcall_init(kc, "glow_k_qlinear_global_avgpool_%s", glow_in(g, n, 0)->dt == GLOW_DT_I16 ? "q16" : "q8");
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 5; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);

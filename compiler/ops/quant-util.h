@@ -18,6 +18,11 @@
 
 static inline int glow_q_is_8bit(glow_dtype dt) { return dt == GLOW_DT_U8 || dt == GLOW_DT_I8; }
 
+/* int16: what Int16 quantization (-quantization-precision=Int16) makes of the
+ * QLinear ops, glowc's extension (ONNX's take 8 bits); never mixed with 8 bits
+ * in one op, and its sums are int64 (int16 products reach 2^30). */
+static inline int glow_q_is_quant(glow_dtype dt) { return glow_q_is_8bit(dt) || dt == GLOW_DT_I16; }
+
 /* saturate(round_half_even(v) + zp) into [lo, hi]. */
 static inline int32_t glow_q_saturate(float v, int32_t zp, int32_t lo, int32_t hi) {
   float fl = (float)(lo - zp), fh = (float)(hi - zp);
@@ -26,10 +31,10 @@ static inline int32_t glow_q_saturate(float v, int32_t zp, int32_t lo, int32_t h
   return (int32_t)nearbyintf(v) + zp;
 }
 
-/* The value range of an int8 or uint8 dtype. */
+/* The value range of an int8, uint8 or int16 dtype. */
 static inline void glow_q_range(glow_dtype dt, int32_t *lo, int32_t *hi) {
-  *lo = dt == GLOW_DT_I8 ? -128 : 0;
-  *hi = dt == GLOW_DT_I8 ? 127 : 255;
+  *lo = dt == GLOW_DT_I16 ? -32768 : dt == GLOW_DT_I8 ? -128 : 0;
+  *hi = dt == GLOW_DT_I16 ? 32767 : dt == GLOW_DT_I8 ? 127 : 255;
 }
 
 /* One scale or zero point of a quantization parameter: element i, or the only
@@ -44,7 +49,7 @@ static inline int32_t glow_q_zero(const glow_value *z, const void *data, int64_t
 /* Kernel params' signedness flags: bit 0 the input (x, A), bit 1 the weights
  * (w, B), bit 2 the output. */
 static inline int64_t glow_q_sign_flags(glow_dtype x, glow_dtype w, glow_dtype y) {
-  return (x == GLOW_DT_I8) | (w == GLOW_DT_I8) << 1 | (y == GLOW_DT_I8) << 2;
+  return (x != GLOW_DT_U8) | (w != GLOW_DT_U8) << 1 | (y != GLOW_DT_U8) << 2;
 }
 
 /* quant-linear.c */

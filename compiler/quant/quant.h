@@ -116,7 +116,8 @@ const glow_profile_entry *glow_profile_find(const glow_profile *p, const char *v
 int glow_profile_check(const glow_profile *p, const glow_graph *g, const char *path);
 
 /* quant/quantize.c: the float graph into QLinearConv / QLinearMatMul / int8 MaxPool
- * with QuantizeLinear and DequantizeLinear between, from a checked profile. */
+ * with QuantizeLinear and DequantizeLinear between, from a checked profile
+ * (int16 instead of int8 with -quantization-precision=Int16). */
 typedef enum {
   GLOW_QUANT_ASYMMETRIC,      /* [min, max] on [-128, 127], any zero point */
   GLOW_QUANT_SYMMETRIC,       /* [-a, a], zero point 0 */
@@ -126,6 +127,8 @@ typedef enum {
 typedef struct glow_quant_options {
   const char *profile_path; /* -load-profile, for messages */
   glow_quant_schema schema; /* -quantization-schema */
+  int int16;                /* -quantization-precision=Int16: int16 activations and weights */
+  int bias_int8;            /* -quantization-precision-bias=Int8: biases rounded to 8 bits */
   int channelwise;          /* -enable-channelwise: a weight scale per output channel */
   int calibration_kl;       /* -quantization-calibration=KL: ranges clipped by minimum KL divergence */
   const char *keep_kinds;   /* -keep-original-precision-for-nodes: ONNX op names, comma-separated */
@@ -133,8 +136,23 @@ typedef struct glow_quant_options {
 } glow_quant_options;
 /* @return 0, or -1 after an error naming the value with no range. */
 int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_options *o);
-/* The scale and zero point of an int8 value over [lo, hi] under a schema (zero always exact). */
-void glow_quant_params(float lo, float hi, glow_quant_schema s, float *scale, int *zp);
+
+/* quant/quant-params.c */
+/* The scale and zero point of an int8 or int16 (dt) value over [lo, hi] under a
+ * schema: 255 or 65535 steps, zero always exact. */
+void glow_quant_params(float lo, float hi, glow_quant_schema s, glow_dtype dt, float *scale, int *zp);
+/* Symmetric weights (zero point 0) of dt int8 (-127..127) or int16
+ * (-32767..32767): rows x per floats w into wq, scales[rows] (one shared scale
+ * unless channelwise: one per row, the output channel). */
+void glow_quant_weights(const float *w, int64_t rows, int64_t per, int channelwise, glow_dtype dt, void *wq,
+                        float *scales);
+/* -quantization-precision-bias=Int8: each of b[n] as the nearest value an int8
+ * bias can hold (scale and zero point from b's own range under schema s, as Glow
+ * quantizes int8 biases), into out. */
+void glow_quant_bias_grid(const float *b, int64_t n, glow_quant_schema s, float *out);
+/* int32 biases at the accumulator's scale, xs * ws[k], saturated.
+ * @return how many saturated. */
+int64_t glow_quant_bias(const float *b, int64_t m, float xs, const float *ws, int32_t *bq);
 
 /* quant/calibrate-kl.c */
 /* The range [*lo, *hi] within e's that loses least information when quantized to

@@ -13,7 +13,9 @@
  * DequantizeLinear nodes nobody reads are removed by dead-nodes afterwards.
  * Activations are int8 with the schema's scale and zero point; weights are int8,
  * symmetric (zero point 0), per output channel with -enable-channelwise; biases
- * int32 with scale x_scale * w_scale. */
+ * int32 with scale x_scale * w_scale (first rounded to what an int8 bias holds
+ * with -quantization-precision-bias=Int8). With -quantization-precision=Int16
+ * activations and weights are int16 instead (quant-params.c has the numbers). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,31 +40,9 @@ typedef struct {
   int nold;
   int *uses;     /* consumers of each value in the old node list */
   int *use1;     /* the last such consumer */
+  glow_dtype qdt; /* of quantized values and weights: int8, or int16 (-quantization-precision=Int16) */
+  int64_t saturated_biases;
 } qctx;
-
-/* Scale and zero point of an int8 value over [lo, hi] (Glow's schemas). */
-void glow_quant_params(float lo, float hi, glow_quant_schema s, float *scale, int *zp) {
-  lo = lo < 0.0f ? lo : 0.0f; /* zero must be exact: padding, Relu */
-  hi = hi > 0.0f ? hi : 0.0f;
-  if (s == GLOW_QUANT_SYMMETRIC_UINT8 && lo == 0.0f) {
-    *scale = hi / 255.0f;
-    *zp = -128;
-  } else if (s == GLOW_QUANT_ASYMMETRIC) {
-    *scale = (hi - lo) / 255.0f;
-    double z = *scale > 0.0f ? -128.0 - nearbyint((double)lo / (double)*scale) : 0.0;
-    *zp = (int)(z < -128.0 ? -128.0 : z > 127.0 ? 127.0 : z);
-  } else {
-    float a = -lo > hi ? -lo : hi;
-    *scale = 2.0f * a / 255.0f;
-    *zp = 0;
-    if (s == GLOW_QUANT_SYMMETRIC_POW2 && *scale > 0.0f)
-      *scale = ldexpf(1.0f, (int)ceil(log2((double)*scale)));
-  }
-  if (!(*scale > 0.0f)) { /* a value that is always 0 */
-    *scale = 1.0f;
-    *zp = 0;
-  }
-}
 
 static qval *qv_of(qctx *c, int id) {
   if (id >= c->nqv) {
@@ -106,7 +86,7 @@ static int params_of(qctx *c, int id) {
     int one_sided = lo >= 0.0f && c->o->schema != GLOW_QUANT_SYMMETRIC && c->o->schema != GLOW_QUANT_SYMMETRIC_POW2;
     glow_quant_kl_range(e, one_sided ? 255 : 128, &lo, &hi);
   }
-  glow_quant_params(lo, hi, c->o->schema, &q->scale, &q->zp);
+  glow_quant_params(lo, hi, c->o->schema, c->qdt, &q->scale, &q->zp);
   q->have = 1;
   return 0;
 }
@@ -115,10 +95,11 @@ static void params_consts(qctx *c, int id) {
   qval *q = qv_of(c, id);
   if (q->scale_id >= 0)
     return;
-  int8_t zp = (int8_t)q->zp;
+  int8_t zp8 = (int8_t)q->zp;
+  int16_t zp16 = (int16_t)q->zp;
   const char *name = c->g->vals[id].name;
   int s = scalar_const(c->g, name, ".scale", GLOW_DT_F32, &q->scale);
-  int z = scalar_const(c->g, name, ".zero_point", GLOW_DT_I8, &zp);
+  int z = scalar_const(c->g, name, ".zero_point", c->qdt, c->qdt == GLOW_DT_I16 ? (void *)&zp16 : (void *)&zp8);
   q = qv_of(c, id); /* the table may have grown */
   q->scale_id = s;
   q->zp_id = z;
@@ -135,7 +116,7 @@ static int quantized(qctx *c, int x) {
   params_consts(c, x);
   glow_graph *g = c->g;
   int q = new_value(g, g->vals[x].name, ".quantized");
-  glow_value_set_shape(&g->vals[q], GLOW_DT_I8, g->vals[x].rank, g->vals[x].dims);
+  glow_value_set_shape(&g->vals[q], c->qdt, g->vals[x].rank, g->vals[x].dims);
   int in[3] = {x, c->qv[x].scale_id, c->qv[x].zp_id};
   glow_node_add(g, op_named("QuantizeLinear"), g->vals[x].name, 3, in, 1, &q);
   qv_of(c, x)->q = q;
@@ -153,28 +134,8 @@ static void dequantize_into(qctx *c, int q, int y) {
 /* The int8 output of a quantized op computing float value y: q, shaped as y. */
 static int output_for(qctx *c, int y) {
   int q = new_value(c->g, c->g->vals[y].name, ".quantized");
-  glow_value_set_shape(&c->g->vals[q], GLOW_DT_I8, c->g->vals[y].rank, c->g->vals[y].dims);
+  glow_value_set_shape(&c->g->vals[q], c->qdt, c->g->vals[y].rank, c->g->vals[y].dims);
   return q;
-}
-
-/* Symmetric int8 weights: per row of `rows` (channelwise) or one scale. */
-static void quantize_weights(const float *w, int64_t rows, int64_t per, int channelwise, int8_t *wq, float *scales) {
-  for (int64_t r = 0; r < rows; r++) {
-    float a = 0.0f;
-    for (int64_t i = channelwise ? r * per : 0; i < (channelwise ? (r + 1) * per : rows * per); i++)
-      a = fabsf(w[i]) > a ? fabsf(w[i]) : a;
-    scales[r] = a > 0.0f ? a / 127.0f : 1.0f;
-    if (!channelwise) {
-      for (int64_t k = 1; k < rows; k++)
-        scales[k] = scales[0];
-      break;
-    }
-  }
-  for (int64_t r = 0; r < rows; r++)
-    for (int64_t i = 0; i < per; i++) {
-      double v = nearbyint((double)w[r * per + i] / (double)scales[r]);
-      wq[r * per + i] = (int8_t)(v < -127.0 ? -127.0 : v > 127.0 ? 127.0 : v);
-    }
 }
 
 static int is_const_f32(const glow_graph *g, int id) {
@@ -210,6 +171,19 @@ static int conv_quantizable(qctx *c, const glow_node *n) {
          (n->nin < 3 || n->in[2] < 0 || is_const_f32(g, n->in[2])) && g->vals[n->in[1]].rank >= 3;
 }
 
+/* A copy of bias constant id's floats (malloc'd): as they are, or as the nearest
+ * values an int8 bias holds (-quantization-precision-bias=Int8). */
+static float *bias_values(qctx *c, int id) {
+  const glow_value *v = &c->g->vals[id];
+  int64_t e = glow_value_numel(v);
+  float *b = glow_xmalloc(sizeof(float) * (size_t)(e ? e : 1));
+  if (c->o->bias_int8)
+    glow_quant_bias_grid(v->data, e, c->o->schema, b);
+  else
+    memcpy(b, v->data, sizeof(float) * (size_t)e);
+  return b;
+}
+
 /* Conv -> QLinearConv (+ the Relu after it). Attributes move to the new node. */
 static int rewrite_conv(qctx *c, glow_node *n) {
   glow_graph *g = c->g;
@@ -223,33 +197,30 @@ static int rewrite_conv(qctx *c, glow_node *n) {
     return -1;
   const glow_value *w = &g->vals[n->in[1]];
   int64_t m = w->dims[0], per = glow_value_numel(w) / (m ? m : 1);
-  int8_t *wq = glow_xmalloc((size_t)(m * per));
+  void *wq = glow_xmalloc((size_t)(m * per) * glow_dtype_size(c->qdt));
   float *ws = glow_xmalloc(sizeof(float) * (size_t)m);
-  quantize_weights(w->data, m, per, c->o->channelwise, wq, ws);
+  glow_quant_weights(w->data, m, per, c->o->channelwise, c->qdt, wq, ws);
   const char *wname = w->name;
   int64_t wdims[GLOW_MAX_RANK];
   memcpy(wdims, w->dims, sizeof wdims);
   int wrank = w->rank;
   int wq_id = new_value(g, wname, ".quantized");
-  glow_value_make_const(g, wq_id, GLOW_DT_I8, wrank, wdims, wq);
+  glow_value_make_const(g, wq_id, c->qdt, wrank, wdims, wq);
   int nscale = c->o->channelwise ? (int)m : 1;
   int64_t sdim = nscale;
   int ws_id = new_value(g, wname, ".scale");
   glow_value_make_const(g, ws_id, GLOW_DT_F32, c->o->channelwise ? 1 : 0, &sdim, ws);
-  int8_t *wz = glow_xcalloc((size_t)nscale, 1);
+  void *wz = glow_xcalloc((size_t)nscale, glow_dtype_size(c->qdt));
   int wz_id = new_value(g, wname, ".zero_point");
-  glow_value_make_const(g, wz_id, GLOW_DT_I8, c->o->channelwise ? 1 : 0, &sdim, wz);
+  glow_value_make_const(g, wz_id, c->qdt, c->o->channelwise ? 1 : 0, &sdim, wz);
   free(wz);
   free(wq);
   int b_id = -1;
   if (n->nin > 2 && n->in[2] >= 0) {
-    const float *b = g->vals[n->in[2]].data;
+    float *b = bias_values(c, n->in[2]);
     int32_t *bq = glow_xmalloc(sizeof(int32_t) * (size_t)m);
-    float xs = c->qv[n->in[0]].scale;
-    for (int64_t k = 0; k < m; k++) {
-      double v = nearbyint((double)b[k] / ((double)xs * (double)ws[k]));
-      bq[k] = (int32_t)(v < -2147483647.0 ? -2147483647.0 : v > 2147483647.0 ? 2147483647.0 : v);
-    }
+    c->saturated_biases += glow_quant_bias(b, m, c->qv[n->in[0]].scale, ws, bq);
+    free(b);
     b_id = new_value(g, g->vals[n->in[2]].name, ".quantized");
     glow_value_make_const(g, b_id, GLOW_DT_I32, 1, &m, bq);
     free(bq);
@@ -300,18 +271,18 @@ static int rewrite_matmul(qctx *c, glow_node *n) {
     free(bt);
     return -1;
   }
-  int8_t *bq = glow_xmalloc((size_t)(k * cols));
+  void *bq = glow_xmalloc((size_t)(k * cols) * glow_dtype_size(c->qdt));
   float bs;
-  quantize_weights(bt, 1, k * cols, 0, bq, &bs);
+  glow_quant_weights(bt, 1, k * cols, 0, c->qdt, bq, &bs);
   free(bt);
   int64_t dims[2] = {k, cols};
   b = &g->vals[n->in[1]]; /* values were added: g->vals may have moved */
   int bq_id = new_value(g, b->name, ".quantized");
-  glow_value_make_const(g, bq_id, GLOW_DT_I8, 2, dims, bq);
+  glow_value_make_const(g, bq_id, c->qdt, 2, dims, bq);
   free(bq);
-  int8_t zero = 0;
+  int16_t zero = 0; /* 0 as int8 or int16 */
   int bs_id = scalar_const(g, g->vals[n->in[1]].name, ".scale", GLOW_DT_F32, &bs);
-  int bz_id = scalar_const(g, g->vals[n->in[1]].name, ".zero_point", GLOW_DT_I8, &zero);
+  int bz_id = scalar_const(g, g->vals[n->in[1]].name, ".zero_point", c->qdt, &zero);
   params_consts(c, n->in[0]);
   params_consts(c, y);
   int q = output_for(c, y);
@@ -332,9 +303,9 @@ static int rewrite_matmul(qctx *c, glow_node *n) {
   const glow_value *cv = &g->vals[n->in[2]];
   float beta = (float)glow_attr_float(n, "beta", 1.0);
   int64_t cn = glow_value_numel(cv);
-  float *cs = glow_xmalloc(sizeof(float) * (size_t)(cn ? cn : 1));
+  float *cs = bias_values(c, n->in[2]);
   for (int64_t i = 0; i < cn; i++)
-    cs[i] = beta * ((const float *)cv->data)[i];
+    cs[i] *= beta;
   int64_t cdims[GLOW_MAX_RANK];
   memcpy(cdims, cv->dims, sizeof cdims);
   int crank = cv->rank;
@@ -450,7 +421,7 @@ int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_op
       glow_error("-load-profile", "this glowc has no %s op, which quantization needs", needed[i]);
       return -1;
     }
-  qctx c = {g, p, o, NULL, 0, g->nodes, g->nnodes, NULL, NULL};
+  qctx c = {g, p, o, NULL, 0, g->nodes, g->nnodes, NULL, NULL, o->int16 ? GLOW_DT_I16 : GLOW_DT_I8, 0};
   c.uses = glow_xcalloc((size_t)g->nvals, sizeof(int));
   c.use1 = glow_xcalloc((size_t)g->nvals, sizeof(int));
   for (int i = 0; i < c.nold; i++)
@@ -489,6 +460,11 @@ int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_op
   free(c.use1);
   if (rc < 0)
     return -1;
+  if (c.saturated_biases)
+    glow_warning(o->profile_path,
+                 "%lld bias values do not fit in int32 at their accumulator's scale and were saturated; "
+                 "the ranges of the values feeding those layers may be too narrow",
+                 (long long)c.saturated_biases);
   if (o->verbose)
     glow_note("quantize: %d nodes quantized (%s)\n", rewritten, o->profile_path);
   return 0;

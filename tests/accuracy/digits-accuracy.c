@@ -75,12 +75,12 @@ int main(int argc, char **argv) {
   if (classify(&f32, argv[1], images, labels, n, &cf) || classify(&int8, argv[2], images, labels, n, &cq))
     return 1;
   double af = 100.0 * cf / n, aq = 100.0 * cq / n;
-  printf("%s: held-out accuracy over %d images: float %.2f%% (%d), int8 %.2f%% (%d), difference %.2f points\n",
+  printf("%s: held-out accuracy over %d images: float %.2f%% (%d), quantized %.2f%% (%d), difference %.2f points\n",
          int8.name, n, af, cf, aq, cq, af - aq);
   free(images);
   free(labels);
   if (af - aq > 1.0) {
-    printf("FAIL: the int8 bundle loses more than 1 point\n");
+    printf("FAIL: the quantized bundle loses more than 1 point\n");
     return 1;
   }
   return 0;

@@ -81,6 +81,20 @@ bad-mcpu)
 bad-mattr)
   args=(-model="$relu" -emit-bundle="$out" -mattr=+nosuchfeature)
   want="-mattr.*unknown feature.*avx2" ;;
+bad-quant-precision)
+  args=(-model="$relu" -emit-bundle="$out" -load-profile="$work/p.yml" -quantization-precision=Int32)
+  want="-quantization-precision.*'Int32' is not one of.*Int8 Int16" ;;
+quant-int16-kl)
+  args=(-model="$relu" -emit-bundle="$out" -load-profile="$work/p.yml" -quantization-precision=Int16
+        -quantization-calibration=KL)
+  want="-quantization-calibration.*KL.*8 bits.*-quantization-precision=Int8" ;;
+quant-without-profile)
+  args=(-model="$relu" -emit-bundle="$out" -quantization-precision-bias=Int8)
+  want="-load-profile.*need a profile" ;;
+profile-mismatch)
+  # A profile of another model (x, b -> r, s, y): test_relu has x and y only.
+  args=(-model="$relu" -emit-bundle="$out" -load-profile="$here/../profile/glow-profile.yml")
+  want="glow-profile.yml: error: the profile does not match the model.*unexpected: b:0.*unexpected: r:0" ;;
 *)
   echo "unknown case $case_name"; exit 2 ;;
 esac

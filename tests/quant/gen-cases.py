@@ -25,12 +25,12 @@ from onnx import TensorProto, helper, numpy_helper
 
 F32 = np.float32
 RNG = np.random.default_rng(5)
-ONNX_DT = {np.uint8: TensorProto.UINT8, np.int8: TensorProto.INT8, np.int32: TensorProto.INT32,
-           np.float32: TensorProto.FLOAT}
+ONNX_DT = {np.uint8: TensorProto.UINT8, np.int8: TensorProto.INT8, np.int16: TensorProto.INT16,
+           np.int32: TensorProto.INT32, np.float32: TensorProto.FLOAT}
 
 
 def qrange(dt):
-    return (-128, 127) if dt == np.int8 else (0, 255)
+    return {np.int8: (-128, 127), np.uint8: (0, 255), np.int16: (-32768, 32767)}[np.dtype(dt).type]
 
 
 def rand_q(dt, shape):
@@ -39,9 +39,10 @@ def rand_q(dt, shape):
 
 
 def requant(acc, mult, zp, dt):
-    """saturate(round_half_even(float32(acc) * mult) + zp), all in float32."""
+    """saturate(round_half_even(float32(acc) * mult) + zp), all in float32; acc is the int32 sum
+    (int64 for int16, whose sums overflow int32)."""
     lo, hi = qrange(dt)
-    v = acc.astype(np.int32).astype(F32) * mult.astype(F32)
+    v = (acc.astype(np.int64) if dt == np.int16 else acc.astype(np.int32)).astype(F32) * mult.astype(F32)
     v = np.clip(v, F32(lo - zp), F32(hi - zp))
     return (np.rint(v).astype(np.int32) + zp).astype(dt)
 
@@ -105,6 +106,8 @@ def qconv_case(out, name, xdt, wdt, ydt, x_shape, m, kernel, strides=(1, 1), pad
                    pads, dil, group)
     if bias:
         acc += b.reshape(1, -1, 1, 1)
+    if ydt == np.int16:  # int16 sums reach ~2^36: an output scale that keeps Y inside int16 mostly
+        ys = F32(np.abs(acc).mean() * xs * ws.mean() / 8000)
     y = requant(acc, ((xs * ws) / ys).reshape(1, -1, 1, 1), int(yz), ydt)
     if one_d:
         x, w, y = x[:, :, 0, :], w[:, :, 0, :], y[:, :, 0, :]
@@ -167,6 +170,8 @@ def qmatmul_case(out, name, adt, bdt, ydt, a_shape, b_shape, b_const=True, per_c
     bz = np.zeros(nb, bdt) if bz_zero else rand_q(bdt, (nb,))
     yz = rand_q(ydt, ())
     acc = np.matmul(a.astype(np.int64) - az, b.astype(np.int64) - bz.astype(np.int64))
+    if ydt == np.int16:
+        ys = F32(np.abs(acc).mean() * as_ * bs.mean() / 8000)
     y = requant(acc, (as_ * bs) / ys, int(yz), ydt)
     params = [("a_scale", np.array(as_)), ("a_zero_point", az), ("b", b), ("b_scale", bs), ("b_zero_point", bz),
               ("y_scale", np.array(ys)), ("y_zero_point", yz)]
@@ -253,10 +258,11 @@ def qadd_case(out, name, dt, a_shape, b_shape, b_const=False, scales=None):
     save(out, name, [node], inputs, [("c", c)], inits, inputs, [("c", c)], 13, ms=True)
 
 
-def qgap_case(out, name, dt, x_shape):
+def qgap_case(out, name, dt, x_shape, x_lo=None):
     """com.microsoft QLinearGlobalAveragePool (NCHW), as ONNX Runtime: the exact plane sums less
-    x_zp * size, times m = x_scale / (y_scale * size) in float32, then requantized."""
-    x = rand_q(dt, x_shape)
+    x_zp * size, times m = x_scale / (y_scale * size) in float32, then requantized. x_lo: the
+    smallest x (large ones make int16 sums that overflow int32)."""
+    x = rand_q(dt, x_shape) if x_lo is None else RNG.integers(x_lo, qrange(dt)[1] + 1, size=x_shape).astype(dt)
     size = int(np.prod(x_shape[2:]))
     xs, ys = F32(RNG.uniform(0.01, 0.1)), F32(RNG.uniform(0.005, 0.05))
     xz, yz = rand_q(dt, ()), rand_q(dt, ())
@@ -267,6 +273,22 @@ def qgap_case(out, name, dt, x_shape):
     node = helper.make_node("QLinearGlobalAveragePool", ["x"] + [n for n, _ in inits], ["y"], channels_last=0,
                             domain="com.microsoft")
     save(out, name, [node], [("x", x)], [("y", y)], inits, [("x", x)], [("y", y)], 13, ms=True)
+
+
+def int16_cases(out):
+    """Int16 quantization's ops (-quantization-precision=Int16; glowc's extension of the QLinear
+    ops and of QuantizeLinear/DequantizeLinear/MaxPool): int64 sums, int16 results."""
+    i16 = np.int16
+    qconv_case(out, "q16_conv_3x3", i16, i16, i16, (1, 8, 9, 11), 12, (3, 3), pads=(1, 1, 1, 1), wz_zero=False)
+    qconv_case(out, "q16_conv_depthwise_stride2", i16, i16, i16, (2, 6, 10, 9), 6, (3, 3), (2, 2), (1, 1, 1, 1),
+               group=6, per_channel=False, bias=False)
+    qmatmul_case(out, "q16_matmul", i16, i16, i16, (9, 40), (40, 21), bz_zero=False)
+    qmatmul_case(out, "q16_matmul_batch_input", i16, i16, i16, (2, 5, 16), (2, 16, 7), b_const=False)
+    quantize_case(out, "q16_quantize_axis1", i16, (2, 5, 7), 1)
+    dequantize_case(out, "q16_dequantize_axis0", i16, (6, 10), 0)
+    maxpool_case(out, "q16_maxpool_3x3_stride2", i16, (1, 5, 13, 17), (3, 3), (2, 2), (1, 1, 1, 1))
+    qadd_case(out, "q16_add_bcast", i16, (2, 5, 4, 6), (5, 1, 6))
+    qgap_case(out, "q16_gap_sum_over_int32", i16, (1, 2, 300, 300), x_lo=20000)
 
 
 def main():
@@ -311,6 +333,7 @@ def main():
     qadd_case(out, "qadd_s8_ties", i8, (4, 65), (4, 65), scales=(0.5, 0.25, 1.0))  # halves: round half to even
     qgap_case(out, "qgap_u8_7x7", u8, (2, 40, 7, 7))
     qgap_case(out, "qgap_s8_1d", i8, (1, 9, 30))
+    int16_cases(out)
 
 
 if __name__ == "__main__":

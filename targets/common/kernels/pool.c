@@ -42,7 +42,7 @@
 MAXPOOL(f32, float, -__builtin_inff())
 MAXPOOL(f64, double, -__builtin_inf())
 
-/* int8 and uint8 (quantized models: the max commutes with the quantization, so
+/* int8, uint8 and int16 (quantized models: the max commutes with the quantization, so
  * it works on the integers directly), an output row at a time: for each tap,
  * the output columns whose input is inside X form a range, and the max over
  * that range vectorizes. t: Y, X */
@@ -80,6 +80,7 @@ MAXPOOL(f64, double, -__builtin_inf())
 
 MAXPOOL_ROWS(u8, uint8_t, 0)
 MAXPOOL_ROWS(i8, int8_t, -128)
+MAXPOOL_ROWS(i16, int16_t, -32768)
 
 /* Indices: flat positions in X, row-major or (storage_order 1) column-major
  * over the spatial axes. t: Y, Indices, X; p: common, storage_order */
@@ -107,6 +108,7 @@ MAXPOOL_INDICES(f32, float, -__builtin_inff())
 MAXPOOL_INDICES(f64, double, -__builtin_inf())
 MAXPOOL_INDICES(u8, uint8_t, 0)
 MAXPOOL_INDICES(i8, int8_t, -128)
+MAXPOOL_INDICES(i16, int16_t, -32768)
 
 /* Taps counted: those inside the input, or (count_include_pad) inside the padded input.
  * t: Y, X; p: common, count_include_pad */

@@ -1,5 +1,6 @@
 /* QLinearConv, N x C x [D x [H x]] W layout; spatial axes right-aligned to 3.
- * int32 sums of (x - x_zero_point) * (w - w_zero_point), plus the bias, then
+ * int32 sums (int64 for int16: qlinearconv16) of (x - x_zero_point) *
+ * (w - w_zero_point), plus the bias, then
  * requantized: saturate(round((float)acc * m) + y_zero_point), m =
  * (x_scale * w_scale) / y_scale in float (kernels/quant.h).
  * t: Y, X, x_scale, x_zero_point, W, w_scale, w_zero_point, y_scale,
@@ -16,61 +17,66 @@
 
 /* Direct convolution, output row by output row (in chunks of QCONV_CHUNK
  * columns): for each tap, the output columns whose input is inside X form a
- * range, so the innermost loop has no tests. */
-static inline void qconv_direct(uint8_t *const *t, const int64_t *p) {
-  uint8_t *y = t[0];
-  const uint8_t *x = t[1], *w = t[4];
-  const int32_t *b = (const int32_t *)t[9];
-  const float *ws = (const float *)t[5];
-  float xs = *(const float *)t[2], ys = *(const float *)t[7];
-  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], ws_pc = p[5], wz_pc = p[6];
-  int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, wsg = (p[4] & GLOW_Q_W_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0;
-  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
-  int64_t isz = in[0] * in[1] * in[2], osz = out[0] * out[1] * out[2], ksz = k[0] * k[1] * k[2];
-  /* Strides of W between input channels and taps. */
-  int64_t c4 = (Cg + 3) / 4 * 4, wcs = p[7] ? 1 : ksz, wts = p[7] ? c4 : 1, wms = p[7] ? ksz * c4 : Cg * ksz;
-  int32_t xz = glow_q_zero(t[3], 0, xsg), yz = glow_q_zero(t[8], 0, ysg);
-  for (int64_t n = 0; n < N; n++)
-    for (int64_t mm = 0; mm < G * Mg; mm++) {
-      int64_t g = mm / Mg;
-      float mult = glow_q_multiplier(xs, ws[ws_pc ? mm : 0], ys);
-      int32_t wz = glow_q_zero(t[6], wz_pc ? mm : 0, wsg), bias = b ? b[mm] : 0;
-      const uint8_t *wm = w + mm * wms;
-      uint8_t *yo = y + (n * G * Mg + mm) * osz;
-      for (int64_t od = 0; od < out[0]; od++)
-        for (int64_t oh = 0; oh < out[1]; oh++)
-          for (int64_t ow0 = 0; ow0 < out[2]; ow0 += QCONV_CHUNK) {
-            int64_t nw = out[2] - ow0 < QCONV_CHUNK ? out[2] - ow0 : QCONV_CHUNK;
-            int32_t acc[QCONV_CHUNK];
-            for (int64_t j = 0; j < nw; j++)
-              acc[j] = 0;
-            for (int64_t c = 0; c < Cg; c++) {
-              const uint8_t *xc = x + ((n * G + g) * Cg + c) * isz;
-              for (int64_t kd = 0; kd < k[0]; kd++) {
-                int64_t id = od * s[0] + kd * d[0] - pb[0];
-                for (int64_t kh = 0; (uint64_t)id < (uint64_t)in[0] && kh < k[1]; kh++) {
-                  int64_t ih = oh * s[1] + kh * d[1] - pb[1];
-                  if ((uint64_t)ih >= (uint64_t)in[1])
-                    continue;
-                  const uint8_t *xr = xc + (id * in[1] + ih) * in[2];
-                  for (int64_t kw = 0; kw < k[2]; kw++) {
-                    int32_t wv = glow_q_get(wm, c * wcs + ((kd * k[1] + kh) * k[2] + kw) * wts, wsg) - wz;
-                    int64_t w0, w1, iw0 = kw * d[2] - pb[2];
-                    glow_nn_range(iw0, s[2], in[2], out[2], &w0, &w1);
-                    w0 = w0 > ow0 ? w0 : ow0;
-                    w1 = w1 < ow0 + nw ? w1 : ow0 + nw;
-                    for (int64_t ow = w0; ow < w1; ow++)
-                      acc[ow - ow0] += wv * (glow_q_get(xr, ow * s[2] + iw0, xsg) - xz);
-                  }
-                }
-              }
-            }
-            uint8_t *yr = yo + (od * out[1] + oh) * out[2] + ow0;
-            for (int64_t j = 0; j < nw; j++)
-              yr[j] = glow_q_saturate((float)(acc[j] + bias) * mult, yz, ysg);
-          }
-    }
-}
+ * range, so the innermost loop has no tests. T: the element type, ACC the
+ * sums' (int32 for 8 bits, int64 for int16, whose products reach 2^30). */
+#define QCONV_DIRECT(NAME, T, ACC, ELEM, ZERO, PUT)                                                                    \
+  static inline void NAME(uint8_t *const *t, const int64_t *p) {                                                       \
+    T *y = (T *)t[0];                                                                                                  \
+    const T *x = (const T *)t[1], *w = (const T *)t[4];                                                                \
+    const int32_t *b = (const int32_t *)t[9];                                                                          \
+    const float *ws = (const float *)t[5];                                                                             \
+    float xs = *(const float *)t[2], ys = *(const float *)t[7];                                                        \
+    int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], ws_pc = p[5], wz_pc = p[6];                                      \
+    int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, wsg = (p[4] & GLOW_Q_W_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0; \
+    const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;                     \
+    int64_t isz = in[0] * in[1] * in[2], osz = out[0] * out[1] * out[2], ksz = k[0] * k[1] * k[2];                     \
+    /* Strides of W between input channels and taps. */                                                               \
+    int64_t c4 = (Cg + 3) / 4 * 4, wcs = p[7] ? 1 : ksz, wts = p[7] ? c4 : 1, wms = p[7] ? ksz * c4 : Cg * ksz;        \
+    int32_t xz = ZERO(t[3], 0, xsg), yz = ZERO(t[8], 0, ysg);                                                          \
+    for (int64_t n = 0; n < N; n++)                                                                                    \
+      for (int64_t mm = 0; mm < G * Mg; mm++) {                                                                        \
+        int64_t g = mm / Mg;                                                                                           \
+        float mult = glow_q_multiplier(xs, ws[ws_pc ? mm : 0], ys);                                                    \
+        int32_t wz = ZERO(t[6], wz_pc ? mm : 0, wsg), bias = b ? b[mm] : 0;                                            \
+        const T *wm = w + mm * wms;                                                                                    \
+        T *yo = y + (n * G * Mg + mm) * osz;                                                                           \
+        for (int64_t od = 0; od < out[0]; od++)                                                                        \
+          for (int64_t oh = 0; oh < out[1]; oh++)                                                                      \
+            for (int64_t ow0 = 0; ow0 < out[2]; ow0 += QCONV_CHUNK) {                                                  \
+              int64_t nw = out[2] - ow0 < QCONV_CHUNK ? out[2] - ow0 : QCONV_CHUNK;                                    \
+              ACC acc[QCONV_CHUNK];                                                                                    \
+              for (int64_t j = 0; j < nw; j++)                                                                         \
+                acc[j] = 0;                                                                                            \
+              for (int64_t c = 0; c < Cg; c++) {                                                                       \
+                const T *xc = x + ((n * G + g) * Cg + c) * isz;                                                        \
+                for (int64_t kd = 0; kd < k[0]; kd++) {                                                                \
+                  int64_t id = od * s[0] + kd * d[0] - pb[0];                                                          \
+                  for (int64_t kh = 0; (uint64_t)id < (uint64_t)in[0] && kh < k[1]; kh++) {                            \
+                    int64_t ih = oh * s[1] + kh * d[1] - pb[1];                                                        \
+                    if ((uint64_t)ih >= (uint64_t)in[1])                                                               \
+                      continue;                                                                                        \
+                    const T *xr = xc + (id * in[1] + ih) * in[2];                                                      \
+                    for (int64_t kw = 0; kw < k[2]; kw++) {                                                            \
+                      ACC wv = ELEM(wm[c * wcs + ((kd * k[1] + kh) * k[2] + kw) * wts], wsg) - wz;                     \
+                      int64_t w0, w1, iw0 = kw * d[2] - pb[2];                                                         \
+                      glow_nn_range(iw0, s[2], in[2], out[2], &w0, &w1);                                               \
+                      w0 = w0 > ow0 ? w0 : ow0;                                                                        \
+                      w1 = w1 < ow0 + nw ? w1 : ow0 + nw;                                                              \
+                      for (int64_t ow = w0; ow < w1; ow++)                                                             \
+                        acc[ow - ow0] += wv * (ELEM(xr[ow * s[2] + iw0], xsg) - xz);                                   \
+                    }                                                                                                  \
+                  }                                                                                                    \
+                }                                                                                                      \
+              }                                                                                                        \
+              uint8_t *yr = (uint8_t *)(yo + (od * out[1] + oh) * out[2] + ow0);                                       \
+              for (int64_t j = 0; j < nw; j++)                                                                         \
+                PUT(yr, j, (float)(acc[j] + bias) * mult, yz, ysg);                                                    \
+            }                                                                                                          \
+      }                                                                                                                \
+  }
+
+QCONV_DIRECT(qconv_direct, uint8_t, int32_t, GLOW_Q8_ELEM, glow_q_zero, glow_q_put)
+QCONV_DIRECT(qconv_direct16, int16_t, int64_t, GLOW_Q16_ELEM, glow_q16_zero, glow_q16_put)
 
 /* ---- Fast path: channels-last int8 weights (layout 1), 1-D and 2-D ----
  *
@@ -304,3 +310,6 @@ GLOW_KERNEL(qlinearconv) {
   else
     qconv_direct(t, p);
 }
+
+/* int16 X, W and Y (Int16 quantization): the direct loops, int64 sums. */
+GLOW_KERNEL(qlinearconv16) { qconv_direct16(t, p); }

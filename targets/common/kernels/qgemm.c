@@ -1,4 +1,5 @@
-/* QLinearMatMul: batched, strided int8/uint8 matrix products, int32 sums of
+/* QLinearMatMul: batched, strided int8/uint8 matrix products (int16:
+ * qlinearmatmul16, int64 sums), int32 sums of
  * (A - a_zero_point) * (B - b_zero_point) requantized as kernels/quant.h says.
  * t: Y, A, a_scale, a_zero_point, B, b_scale, b_zero_point, y_scale,
  *    y_zero_point (zero points may be NULL)
@@ -14,46 +15,52 @@
 
 #define QMM_CHUNK 256 /* columns of Y summed at a time */
 
-/* Row by row, i-k-j, in chunks of QMM_CHUNK columns. */
-static inline void qmm_rows(uint8_t *const *t, const int64_t *p) {
-  uint8_t *y = t[0];
-  const uint8_t *a = t[1], *b = t[4];
-  const float *as = (const float *)t[2], *bs = (const float *)t[5];
-  const int64_t *bd = p, *abs = p + 4, *bbs = p + 8;
-  int64_t M = p[16], N = p[17], K = p[18], ams = p[19], aks = p[20], bks = p[21], bns = p[22];
-  int64_t za_row = p[23], zb_col = p[24], as_row = p[27], bs_col = p[28];
-  int xsg = (p[29] & GLOW_Q_X_SIGNED) != 0, wsg = (p[29] & GLOW_Q_W_SIGNED) != 0, ysg = (p[29] & GLOW_Q_Y_SIGNED) != 0;
-  float ys = *(const float *)t[7];
-  int32_t yz = glow_q_zero(t[8], 0, ysg);
-  for (int64_t b0 = 0, bi = 0; b0 < bd[0]; b0++)
-    for (int64_t b1 = 0; b1 < bd[1]; b1++)
-      for (int64_t b2 = 0; b2 < bd[2]; b2++)
-        for (int64_t b3 = 0; b3 < bd[3]; b3++, bi++) {
-          const uint8_t *ab = a + b0 * abs[0] + b1 * abs[1] + b2 * abs[2] + b3 * abs[3];
-          const uint8_t *bb = b + b0 * bbs[0] + b1 * bbs[1] + b2 * bbs[2] + b3 * bbs[3];
-          for (int64_t m = 0; m < M; m++) {
-            int32_t za = glow_q_zero(t[3], za_row ? m : 0, xsg);
-            float am = as[as_row ? m : 0];
-            for (int64_t n0 = 0; n0 < N; n0 += QMM_CHUNK) {
-              int64_t nn = N - n0 < QMM_CHUNK ? N - n0 : QMM_CHUNK;
-              int32_t acc[QMM_CHUNK], zb[QMM_CHUNK];
-              for (int64_t j = 0; j < nn; j++) {
-                acc[j] = 0;
-                zb[j] = glow_q_zero(t[6], zb_col ? n0 + j : 0, wsg);
-              }
-              for (int64_t k = 0; k < K; k++) {
-                int32_t av = glow_q_get(ab, m * ams + k * aks, xsg) - za;
-                const uint8_t *br = bb + k * bks + n0 * bns;
-                for (int64_t j = 0; j < nn; j++)
-                  acc[j] += av * (glow_q_get(br, j * bns, wsg) - zb[j]);
-              }
-              uint8_t *yr = y + (bi * M + m) * N + n0;
-              for (int64_t j = 0; j < nn; j++)
-                yr[j] = glow_q_saturate((float)acc[j] * glow_q_multiplier(am, bs[bs_col ? n0 + j : 0], ys), yz, ysg);
-            }
-          }
-        }
-}
+/* Row by row, i-k-j, in chunks of QMM_CHUNK columns. T: the element type, ACC
+ * the sums' (int32 for 8 bits, int64 for int16). */
+#define QMM_ROWS(NAME, T, ACC, ELEM, ZERO, PUT)                                                                        \
+  static inline void NAME(uint8_t *const *t, const int64_t *p) {                                                       \
+    T *y = (T *)t[0];                                                                                                  \
+    const T *a = (const T *)t[1], *b = (const T *)t[4];                                                                \
+    const float *as = (const float *)t[2], *bs = (const float *)t[5];                                                  \
+    const int64_t *bd = p, *abs = p + 4, *bbs = p + 8;                                                                 \
+    int64_t M = p[16], N = p[17], K = p[18], ams = p[19], aks = p[20], bks = p[21], bns = p[22];                       \
+    int64_t za_row = p[23], zb_col = p[24], as_row = p[27], bs_col = p[28];                                            \
+    int xsg = (p[29] & GLOW_Q_X_SIGNED) != 0, wsg = (p[29] & GLOW_Q_W_SIGNED) != 0, ysg = (p[29] & GLOW_Q_Y_SIGNED) != 0; \
+    float ys = *(const float *)t[7];                                                                                   \
+    int32_t yz = ZERO(t[8], 0, ysg);                                                                                   \
+    for (int64_t b0 = 0, bi = 0; b0 < bd[0]; b0++)                                                                     \
+      for (int64_t b1 = 0; b1 < bd[1]; b1++)                                                                           \
+        for (int64_t b2 = 0; b2 < bd[2]; b2++)                                                                         \
+          for (int64_t b3 = 0; b3 < bd[3]; b3++, bi++) {                                                               \
+            const T *ab = a + b0 * abs[0] + b1 * abs[1] + b2 * abs[2] + b3 * abs[3];                                   \
+            const T *bb = b + b0 * bbs[0] + b1 * bbs[1] + b2 * bbs[2] + b3 * bbs[3];                                   \
+            for (int64_t m = 0; m < M; m++) {                                                                          \
+              int32_t za = ZERO(t[3], za_row ? m : 0, xsg);                                                            \
+              float am = as[as_row ? m : 0];                                                                           \
+              for (int64_t n0 = 0; n0 < N; n0 += QMM_CHUNK) {                                                          \
+                int64_t nn = N - n0 < QMM_CHUNK ? N - n0 : QMM_CHUNK;                                                  \
+                ACC acc[QMM_CHUNK];                                                                                    \
+                int32_t zb[QMM_CHUNK];                                                                                 \
+                for (int64_t j = 0; j < nn; j++) {                                                                     \
+                  acc[j] = 0;                                                                                          \
+                  zb[j] = ZERO(t[6], zb_col ? n0 + j : 0, wsg);                                                        \
+                }                                                                                                      \
+                for (int64_t k = 0; k < K; k++) {                                                                      \
+                  ACC av = ELEM(ab[m * ams + k * aks], xsg) - za;                                                      \
+                  const T *br = bb + k * bks + n0 * bns;                                                               \
+                  for (int64_t j = 0; j < nn; j++)                                                                     \
+                    acc[j] += av * (ELEM(br[j * bns], wsg) - zb[j]);                                                   \
+                }                                                                                                      \
+                uint8_t *yr = (uint8_t *)(y + (bi * M + m) * N + n0);                                                  \
+                for (int64_t j = 0; j < nn; j++)                                                                       \
+                  PUT(yr, j, (float)acc[j] * glow_q_multiplier(am, bs[bs_col ? n0 + j : 0], ys), yz, ysg);             \
+              }                                                                                                        \
+            }                                                                                                          \
+          }                                                                                                            \
+  }
+
+QMM_ROWS(qmm_rows, uint8_t, int32_t, GLOW_Q8_ELEM, glow_q_zero, glow_q_put)
+QMM_ROWS(qmm_rows16, int16_t, int64_t, GLOW_Q16_ELEM, glow_q16_zero, glow_q16_put)
 
 /* ---- Fast path: B packed, 64 bytes = 16 columns x 4 rows ----
  * Y in tiles of MR rows x PV vectors of 16 columns: each step broadcasts 4
@@ -176,3 +183,6 @@ GLOW_KERNEL(qlinearmatmul) {
   else
     qmm_rows(t, p);
 }
+
+/* int16 A, B and Y (Int16 quantization): the row loops, int64 sums. */
+GLOW_KERNEL(qlinearmatmul16) { qmm_rows16(t, p); }

@@ -1,4 +1,5 @@
-/* QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearAdd, QLinearGlobalAveragePool.
+/* QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearAdd, QLinearGlobalAveragePool,
+ * on int8/uint8 and (Int16 quantization) int16.
  * Common params: outer, ext, inner: the tensor as outer x ext x inner, the
  * scale and zero point of element (o, a, i) being scale[a] and zp[a] (ext is 1
  * for per-tensor parameters). */
@@ -6,9 +7,10 @@
 #include "kernels/quant.h"
 
 /* y = saturate(round(x / scale) + zp); ONNX divides (no reciprocal), so do we.
- * t: Y (int8 or uint8), X, scale, zero point (may be NULL); p: common, y signed */
-#define QUANTIZE(SUF, T)                                                                                               \
-  GLOW_KERNEL(quantize_##SUF) {                                                                                        \
+ * t: Y (int8 or uint8: quantize_*; int16: quantize16_*), X, scale, zero point
+ * (may be NULL); p: common, y signed */
+#define QUANTIZE(NAME, T, PUT, ZERO)                                                                                   \
+  GLOW_KERNEL(NAME) {                                                                                                  \
     uint8_t *y = t[0];                                                                                                 \
     const T *x = (const T *)t[1];                                                                                      \
     const float *s = (const float *)t[2];                                                                              \
@@ -16,30 +18,36 @@
     for (int64_t o = 0, k = 0; o < outer; o++)                                                                         \
       for (int64_t a = 0; a < ext; a++, k += inner) {                                                                  \
         float sv = s[a];                                                                                               \
-        int32_t zv = glow_q_zero(t[3], a, (int)sgn);                                                                   \
+        int32_t zv = ZERO(t[3], a, (int)sgn);                                                                          \
         for (int64_t i = 0; i < inner; i++)                                                                            \
-          y[k + i] = glow_q_saturate((float)x[k + i] / sv, zv, (int)sgn);                                              \
+          PUT(y, k + i, (float)x[k + i] / sv, zv, (int)sgn);                                                           \
       }                                                                                                                \
   }
 
-QUANTIZE(f32, float)
-QUANTIZE(i32, int32_t)
+QUANTIZE(quantize_f32, float, glow_q_put, glow_q_zero)
+QUANTIZE(quantize_i32, int32_t, glow_q_put, glow_q_zero)
+QUANTIZE(quantize16_f32, float, glow_q16_put, glow_q16_zero)
+QUANTIZE(quantize16_i32, int32_t, glow_q16_put, glow_q16_zero)
 
 /* y = (x - zp) * scale. t: Y (float), X, scale, zero point (may be NULL);
- * p: common, x signed (q8: int8 or uint8 by the flag). */
-GLOW_KERNEL(dequantize_q8) {
-  float *y = (float *)t[0];
-  const uint8_t *x = t[1];
-  const float *s = (const float *)t[2];
-  int64_t outer = p[0], ext = p[1], inner = p[2], sgn = p[3];
-  for (int64_t o = 0, k = 0; o < outer; o++)
-    for (int64_t a = 0; a < ext; a++, k += inner) {
-      float sv = s[a];
-      int32_t zv = glow_q_zero(t[3], a, (int)sgn);
-      for (int64_t i = 0; i < inner; i++)
-        y[k + i] = (float)(glow_q_get(x, k + i, (int)sgn) - zv) * sv;
-    }
-}
+ * p: common, x signed (q8: int8 or uint8 by the flag; q16: int16). */
+#define DEQUANTIZE(NAME, GET, ZERO)                                                                                    \
+  GLOW_KERNEL(NAME) {                                                                                                  \
+    float *y = (float *)t[0];                                                                                          \
+    const uint8_t *x = t[1];                                                                                           \
+    const float *s = (const float *)t[2];                                                                              \
+    int64_t outer = p[0], ext = p[1], inner = p[2], sgn = p[3];                                                        \
+    for (int64_t o = 0, k = 0; o < outer; o++)                                                                         \
+      for (int64_t a = 0; a < ext; a++, k += inner) {                                                                  \
+        float sv = s[a];                                                                                               \
+        int32_t zv = ZERO(t[3], a, (int)sgn);                                                                          \
+        for (int64_t i = 0; i < inner; i++)                                                                            \
+          y[k + i] = (float)(GET(x, k + i, (int)sgn) - zv) * sv;                                                       \
+      }                                                                                                                \
+  }
+
+DEQUANTIZE(dequantize_q8, glow_q_get, glow_q_zero)
+DEQUANTIZE(dequantize_q16, glow_q16_get, glow_q16_zero)
 
 GLOW_KERNEL(dequantize_i32) {
   float *y = (float *)t[0];
@@ -79,45 +87,54 @@ GLOW_KERNEL(dynamic_quantize_f32) {
 
 /* QLinearAdd (compiler/ops/quant-linear.c): in float32,
  * c = saturate(round((sa * (a - za) + sb * (b - zb)) / sc) + zc), the two
- * products and the sum as separate statements so that nothing fuses. */
-static inline void glow_q_add_row(uint8_t *restrict c, const uint8_t *restrict a, const uint8_t *restrict b,
-                                  int64_t len, int64_t ia, int64_t ib, float sa, int32_t za, float sb, int32_t zb,
-                                  float sc, int32_t zc, int sgn) {
-  for (int64_t e = 0; e < len; e++) {
-    float va = sa * (float)(glow_q_get(a, e * ia, sgn) - za);
-    float vb = sb * (float)(glow_q_get(b, e * ib, sgn) - zb);
-    float v = va + vb;
-    c[e] = glow_q_saturate(v / sc, zc, sgn);
+ * products and the sum as separate statements so that nothing fuses.
+ * t: C, A, B, A_scale, A_zp, B_scale, B_zp, C_scale, C_zp (zero points may be NULL);
+ * p: r, dims[r], a_strides[r], b_strides[r], signed (all three share a dtype:
+ * int8 or uint8 for _q8, int16 for _q16). */
+#define QLINEAR_ADD(SUF, W, GET, ZERO, PUT)                                                                            \
+  static inline void glow_q_add_row_##SUF(uint8_t *restrict c, const uint8_t *restrict a, const uint8_t *restrict b,  \
+                                          int64_t len, int64_t ia, int64_t ib, float sa, int32_t za, float sb,         \
+                                          int32_t zb, float sc, int32_t zc, int sgn) {                                 \
+    for (int64_t e = 0; e < len; e++) {                                                                                \
+      float va = sa * (float)(GET(a, e * ia, sgn) - za);                                                               \
+      float vb = sb * (float)(GET(b, e * ib, sgn) - zb);                                                               \
+      float v = va + vb;                                                                                               \
+      PUT(c, e, v / sc, zc, sgn);                                                                                      \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  GLOW_KERNEL(qlinear_add_##SUF) {                                                                                     \
+    uint8_t *c = t[0];                                                                                                 \
+    const uint8_t *a = t[1], *b = t[2];                                                                                \
+    int64_t r = p[0];                                                                                                  \
+    int sgn = (int)p[1 + 3 * r];                                                                                       \
+    float sa = *(const float *)t[3], sb = *(const float *)t[5], sc = *(const float *)t[7];                             \
+    int32_t za = ZERO(t[4], 0, sgn), zb = ZERO(t[6], 0, sgn), zc = ZERO(t[8], 0, sgn);                                 \
+    GLOW_EW_ROWS(2, r, p + 1, p + 1 + r,                                                                               \
+                 glow_q_add_row_##SUF(c + W * i, a + W * at[0], b + W * at[1], len, inc[0], inc[1], sa, za, sb, zb, sc, \
+                                      zc, sgn););                                                                      \
   }
-}
 
-/* t: C, A, B, A_scale, A_zp, B_scale, B_zp, C_scale, C_zp (zero points may be NULL);
- * p: r, dims[r], a_strides[r], b_strides[r], signed (all three share a dtype). */
-GLOW_KERNEL(qlinear_add_q8) {
-  uint8_t *c = t[0];
-  const uint8_t *a = t[1], *b = t[2];
-  int64_t r = p[0];
-  int sgn = (int)p[1 + 3 * r];
-  float sa = *(const float *)t[3], sb = *(const float *)t[5], sc = *(const float *)t[7];
-  int32_t za = glow_q_zero(t[4], 0, sgn), zb = glow_q_zero(t[6], 0, sgn), zc = glow_q_zero(t[8], 0, sgn);
-  GLOW_EW_ROWS(2, r, p + 1, p + 1 + r,
-               glow_q_add_row(c + i, a + at[0], b + at[1], len, inc[0], inc[1], sa, za, sb, zb, sc, zc, sgn););
-}
+QLINEAR_ADD(q8, 1, glow_q_get, glow_q_zero, glow_q_put)
+QLINEAR_ADD(q16, 2, glow_q16_get, glow_q16_zero, glow_q16_put)
 
 /* QLinearGlobalAveragePool: y = saturate(round((sum(x) - x_zp * size) * m) + y_zp),
- * m = x_scale / (y_scale * size) in float32.
+ * m = x_scale / (y_scale * size) in float32; the sum in int32 (q8) or int64 (q16).
  * t: Y, X, x_scale, x_zp, y_scale, y_zp (zero points may be NULL); p: planes (N * C), size, signed */
-GLOW_KERNEL(qlinear_global_avgpool_q8) {
-  uint8_t *y = t[0];
-  const uint8_t *x = t[1];
-  int64_t planes = p[0], size = p[1];
-  int sgn = (int)p[2];
-  int32_t zx = glow_q_zero(t[3], 0, sgn), zy = glow_q_zero(t[5], 0, sgn);
-  float m = *(const float *)t[2] / (*(const float *)t[4] * (float)size);
-  for (int64_t c = 0; c < planes; c++, x += size) {
-    int32_t acc = -zx * (int32_t)size;
-    for (int64_t i = 0; i < size; i++)
-      acc += glow_q_get(x, i, sgn);
-    y[c] = glow_q_saturate((float)acc * m, zy, sgn);
+#define QLINEAR_GAP(SUF, W, ACC, GET, ZERO, PUT)                                                                       \
+  GLOW_KERNEL(qlinear_global_avgpool_##SUF) {                                                                          \
+    uint8_t *y = t[0];                                                                                                 \
+    const uint8_t *x = t[1];                                                                                           \
+    int64_t planes = p[0], size = p[1];                                                                                \
+    int sgn = (int)p[2];                                                                                               \
+    int32_t zx = ZERO(t[3], 0, sgn), zy = ZERO(t[5], 0, sgn);                                                          \
+    float m = *(const float *)t[2] / (*(const float *)t[4] * (float)size);                                             \
+    for (int64_t c = 0; c < planes; c++, x += W * size) {                                                              \
+      ACC acc = -(ACC)zx * (ACC)size;                                                                                  \
+      for (int64_t i = 0; i < size; i++)                                                                               \
+        acc += GET(x, i, sgn);                                                                                         \
+      PUT(y, c, (float)acc * m, zy, sgn);                                                                              \
+    }                                                                                                                  \
   }
-}
+
+QLINEAR_GAP(q8, 1, int32_t, glow_q_get, glow_q_zero, glow_q_put)
+QLINEAR_GAP(q16, 2, int64_t, glow_q16_get, glow_q16_zero, glow_q16_put)
