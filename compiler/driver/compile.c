@@ -45,6 +45,11 @@ static int bind_inputs(glow_graph *g, const glow_driver_options *d) {
  * passes), then the graph quantized, its int8 weights packed and the float leftovers dropped. */
 static int quantize(glow_graph *g, const glow_driver_options *d) {
   glow_profile *p = glow_profile_load(d->load_profile);
+  if (p && glow_profile_is_glows(p)) { /* Glow's node names to glowc's value names */
+    glow_profile *named = glow_profile_from_glow(p, g, d->load_profile, d->verbose);
+    glow_profile_free(p);
+    p = named;
+  }
   glow_quant_options q = d->quant;
   q.verbose = d->verbose;
   int rc = !p || glow_profile_check(p, g, d->load_profile) || glow_pass_quantize(g, p, &q) ||

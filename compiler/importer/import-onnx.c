@@ -407,8 +407,12 @@ static void define_node_outputs(importer *im) {
     const Onnx__NodeProto *np = im->gp->node[i];
     pending *p = &im->pn[i];
     glow_strbuf name = {0};
+    /* As Glow's loader names operators (loadOperatorName): a node without a name
+     * is <op type>_<first output>, so quantization profiles from Glow map onto it. */
     if (np->name && *np->name)
       glow_sb_printf(&name, "%s", np->name);
+    else if (np->n_output && np->output[0] && *np->output[0])
+      glow_sb_printf(&name, "%s_%s", np->op_type && *np->op_type ? np->op_type : "node", np->output[0]);
     else
       glow_sb_printf(&name, "%s_%zu", np->op_type && *np->op_type ? np->op_type : "node", i);
     p->name = name.s;

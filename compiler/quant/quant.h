@@ -115,6 +115,18 @@ const glow_profile_entry *glow_profile_find(const glow_profile *p, const char *v
  * lists every missing and every unexpected name. */
 int glow_profile_check(const glow_profile *p, const glow_graph *g, const char *path);
 
+/* quant/profile-glow-names.c */
+/* Whether p was written by Glow (or another tool): its GlowToolsVersion is not glowc's. */
+int glow_profile_is_glows(const glow_profile *p);
+/* A Glow-written profile as glowc names it: an entry "<value>:0" for every
+ * profiled value of g, taken from the entry Glow wrote for the Glow node that
+ * computes it (Glow names entries after its own, legalized and lowered node
+ * names; the file says how they are matched), or under the value's own name.
+ * Glow's entries for its own nodes (transposes, splats, constants) are dropped.
+ * @return the new profile (free with glow_profile_free), or NULL after an
+ * error "path: error: ..." naming every value with no entry and what was sought. */
+glow_profile *glow_profile_from_glow(const glow_profile *p, const glow_graph *g, const char *path, int verbose);
+
 /* quant/quantize.c: the float graph into QLinearConv / QLinearMatMul / int8 MaxPool
  * with QuantizeLinear and DequantizeLinear between, from a checked profile
  * (int16 instead of int8 with -quantization-precision=Int16). */
