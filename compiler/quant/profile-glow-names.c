@@ -57,7 +57,7 @@ static char *legalize(const char *s) {
 /* One reading of an entry's name; strip_deco: whether a decoration is removed. */
 static int parse_key(const glow_profile_entry *e, int strip_deco, gkey *k) {
   const char *colon = strrchr(e->name, ':');
-  if (!colon || !colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1))
+  if (!colon || !colon[1] || strlen(colon + 1) > 6 || strspn(colon + 1, "0123456789") != strlen(colon + 1))
     return -1;
   k->e = e;
   k->resno = atoi(colon + 1);

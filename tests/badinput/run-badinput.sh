@@ -92,9 +92,16 @@ quant-without-profile)
   args=(-model="$relu" -emit-bundle="$out" -quantization-precision-bias=Int8)
   want="-load-profile.*need a profile" ;;
 profile-mismatch)
-  # A profile of another model (x, b -> r, s, y): test_relu has x and y only.
-  args=(-model="$relu" -emit-bundle="$out" -load-profile="$here/../profile/glow-profile.yml")
-  want="glow-profile.yml: error: the profile does not match the model.*unexpected: b:0.*unexpected: r:0" ;;
+  # A glowc profile of another model (x, b -> r): test_relu computes y from x.
+  printf -- '---\nGlowToolsVersion: glowc 0.1.0\n...\n---\n' >"$work/p.yml"
+  for v in b r x; do printf -- "- NodeOutputName: '%s:0'\n  Min: -1\n  Max: 1\n  Histogram: [1, 1]\n" $v >>"$work/p.yml"; done
+  args=(-model="$relu" -emit-bundle="$out" -load-profile="$work/p.yml")
+  want="p.yml: error: the profile does not match the model.*missing: +y:0.*unexpected: b:0.*unexpected: r:0" ;;
+glow-profile-mismatch)
+  # A Glow profile of another model (x, b -> r, s, y): the digits CNN's values are not in it.
+  args=(-model="$here/../../examples/digits/digits.onnx" -emit-bundle="$out"
+        -load-profile="$here/../profile/glow-profile.yml")
+  want="glow-profile.yml: error: the profile, written by Glow.*no entry for 11 of the 11 values.*missing: /1/BatchNormalization_output_0:0 \\(sought: _0_Conv entries of node '/0/Conv' \\(Conv\\)\\)" ;;
 *)
   echo "unknown case $case_name"; exit 2 ;;
 esac
