@@ -9,7 +9,8 @@
 # Prints one line per model: glowc median ms, ONNX Runtime median ms, the ratio
 # glowc/ORT (below 1 means glowc is faster), then the int8 bundle (quantized with
 # a profile of 32 random images, tests/accuracy/random-inputs.py) median ms and
-# the float/int8 speedup.
+# the float/int8 speedup, and the int16 bundle (-quantization-precision=Int16,
+# the same profile) median ms.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 shift
@@ -20,7 +21,7 @@ mcpu=${GLOWC_BENCH_MCPU:-native}
 iters=${GLOWC_BENCH_ITERS:-30}
 mkdir -p "$work"
 /usr/bin/python3 "$src/tests/models/gen-models.py" "$work/models" "${models[@]}" >/dev/null
-printf '%-16s %12s %12s %10s %12s %12s %10s\n' model glowc_ms ort_ms ratio compile_s int8_ms f32/int8
+printf '%-16s %12s %12s %10s %12s %12s %10s %12s\n' model glowc_ms ort_ms ratio compile_s int8_ms f32/int8 int16_ms
 for m in "${models[@]}"; do
   out=$work/$m
   mkdir -p "$out"
@@ -40,6 +41,12 @@ for m in "${models[@]}"; do
     -network-name=model -bundle-api=dynamic -mcpu="$mcpu" -load-profile="$q/profile.yml"
   cc -O2 -I"$src/runtime" "$src/bench/bench-bundle.c" "$src/runtime/runtime.c" "$q/model.o" -o "$q/bench"
   i8=$("$q/bench" "$q/model.weights.bin" "$iters" 3 | awk '{print $2}')
-  awk -v m="$m" -v g="$g" -v o="$o" -v c="$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')" -v q="$i8" \
-    'BEGIN { printf "%-16s %12s %12s %10.2f %12.2f %12s %10.2f\n", m, g, o, g / o, c, q, g / q }'
+  h=$out/int16
+  mkdir -p "$h"
+  "$build/compiler/driver/model-compiler" -model="$work/models/$m/model.onnx" -emit-bundle="$h" \
+    -network-name=model -bundle-api=dynamic -mcpu="$mcpu" -load-profile="$q/profile.yml" -quantization-precision=Int16
+  cc -O2 -I"$src/runtime" "$src/bench/bench-bundle.c" "$src/runtime/runtime.c" "$h/model.o" -o "$h/bench"
+  i16=$("$h/bench" "$h/model.weights.bin" "$iters" 3 | awk '{print $2}')
+  awk -v m="$m" -v g="$g" -v o="$o" -v c="$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')" -v q="$i8" -v h="$i16" \
+    'BEGIN { printf "%-16s %12s %12s %10.2f %12.2f %12s %10.2f %12s\n", m, g, o, g / o, c, q, g / q, h }'
 done
