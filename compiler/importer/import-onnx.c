@@ -33,9 +33,28 @@ static int default_domain(const char *d) { return !d || !*d || !strcmp(d, "ai.on
 
 /* The com.microsoft (ONNX Runtime contrib) ops glowc runs: they are taken only
  * from that domain, and no other op of it is. */
-static int ms_op(const char *op) { return !strcmp(op, "QLinearAdd") || !strcmp(op, "QLinearGlobalAveragePool"); }
+static const char *const ms_ops[] = {"QLinearAdd", "QLinearAveragePool", "QLinearGlobalAveragePool"};
+static int ms_op(const char *op) {
+  for (size_t i = 0; i < sizeof ms_ops / sizeof ms_ops[0]; i++)
+    if (!strcmp(op, ms_ops[i]))
+      return 1;
+  return 0;
+}
 static int ms_domain(const char *d) { return d && !strcmp(d, "com.microsoft"); }
 static int domain_ok(const char *d, const char *op) { return ms_op(op) ? ms_domain(d) : default_domain(d); }
+
+/* Why op_type from domain d is refused, for the message ("" when not a domain matter). */
+static void domain_why(const char *d, const char *op, glow_strbuf *why) {
+  size_t n = sizeof ms_ops / sizeof ms_ops[0];
+  if (ms_domain(d)) {
+    glow_sb_printf(why, ": of com.microsoft, only ");
+    for (size_t i = 0; i < n; i++)
+      glow_sb_printf(why, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " and ", ms_ops[i]);
+    glow_sb_printf(why, " are supported");
+  } else if (ms_op(op)) {
+    glow_sb_printf(why, ": it is a com.microsoft op");
+  }
+}
 
 static char *vfmt(const char *fmt, va_list ap) {
   va_list cp;
@@ -451,12 +470,13 @@ static void resolve_node(importer *im, size_t i) {
   if (!*op_type) {
     node_err(im, i, "node has no op_type");
   } else if (!domain_ok(np->domain, op_type) || (p->op = glow_op_from_onnx(op_type)) == GLOW_OP_COUNT) {
-    glow_strbuf where = {0};
+    glow_strbuf where = {0}, why = {0};
     glow_sb_printf(&where, "%s:%s", im->path, p->name);
+    domain_why(np->domain, op_type, &why);
     glow_error(where.s, "unsupported op '%s' (domain %s)%s", op_type, *str(np->domain) ? np->domain : "ai.onnx",
-               ms_domain(np->domain) ? ": of com.microsoft, only QLinearAdd and QLinearGlobalAveragePool are supported"
-               : ms_op(op_type) ? ": it is a com.microsoft op" : "");
+               why.s ? why.s : "");
     glow_sb_free(&where);
+    glow_sb_free(&why);
   } else {
     info = glow_op_get(p->op);
     char a[48], b[48];

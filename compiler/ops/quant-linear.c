@@ -1,6 +1,6 @@
 /* QuantizeLinear, DequantizeLinear (opsets 10 and 13: per tensor, or per
  * slice of one axis), DynamicQuantizeLinear and com.microsoft's QLinearAdd
- * and QLinearGlobalAveragePool. Kernels:
+ * (its pools are in quant-pool.c). Kernels:
  * targets/common/kernels/quant.c, with p = outer, axis extent, inner (the
  * scale of element i is scale[(i / inner) % extent]; 1, 1, numel per tensor). */
 #include <math.h>
@@ -294,73 +294,3 @@ static int lower_qadd(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
 }
 
 const glow_op_info glow_op_QLINEAR_ADD = {"QLinearAdd", 7, 8, 1, 1, infer_qadd, eval_qadd, lower_qadd};
-
-/* ---- QLinearGlobalAveragePool (com.microsoft, channels_last=0): the mean of
- * each N x C plane, as ONNX Runtime (MlasQLinearGlobalAveragePoolNchw):
- * acc = sum(x) - x_zp * S over the S elements, m = x_scale / (y_scale * S) in
- * float32, y = saturate(round_half_even((float)acc * m) + y_zp). ---- */
-
-/* Inputs: X, x_scale, x_zp, y_scale, y_zp (zero points optional). */
-static int qgap_check(const glow_graph *g, const glow_node *n, int64_t *planes, int64_t *size) {
-  const glow_value *x = glow_in(g, n, 0);
-  if (glow_attr_int(n, "channels_last", 0) != 0)
-    return glow_node_error(g, n, "channels_last=%lld is not supported (only 0)",
-                           (long long)glow_attr_int(n, "channels_last", 0));
-  if (!glow_q_is_8bit(x->dt) || x->rank < 3)
-    return glow_node_error(g, n, "X must be uint8 or int8 of rank 3 or more (N x C x spatial), not %s",
-                           glow_dtype_name(x->dt));
-  if (glow_q_check_param(g, n, 1, "x_scale", 1, GLOW_DT_UNDEF, 1) ||
-      glow_q_check_param(g, n, 2, "x_zero_point", 0, x->dt, 1) ||
-      glow_q_check_param(g, n, 3, "y_scale", 1, GLOW_DT_UNDEF, 1) ||
-      glow_q_check_param(g, n, 4, "y_zero_point", 0, x->dt, 1))
-    return -1;
-  *planes = x->dims[0] * x->dims[1];
-  *size = glow_value_numel(x) / (*planes ? *planes : 1);
-  if (*size >= (1 << 23))
-    return glow_node_error(g, n, "planes of %lld elements: at most 2^23 - 1 are supported", (long long)*size);
-  return 0;
-}
-
-static int infer_qgap(glow_graph *g, glow_node *n) {
-  int64_t planes, size, dims[GLOW_MAX_RANK];
-  if (qgap_check(g, n, &planes, &size))
-    return -1;
-  const glow_value *x = glow_in(g, n, 0);
-  for (int d = 0; d < x->rank; d++)
-    dims[d] = d < 2 ? x->dims[d] : 1;
-  glow_value_set_shape(glow_out(g, n, 0), x->dt, x->rank, dims);
-  return 0;
-}
-
-static int eval_qgap(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
-  int64_t planes, size;
-  if (qgap_check(g, n, &planes, &size))
-    return -1;
-  glow_dtype dt = glow_in(g, n, 0)->dt;
-  int32_t zx = glow_q_zero(glow_in(g, n, 2), ins[2], 0), zy = glow_q_zero(glow_in(g, n, 4), ins[4], 0), lo, hi;
-  float m = *(const float *)ins[1] / (*(const float *)ins[3] * (float)size);
-  glow_q_range(dt, &lo, &hi);
-  for (int64_t c = 0; c < planes; c++) {
-    int32_t acc = -zx * (int32_t)size;
-    for (int64_t i = 0; i < size; i++)
-      acc += (int32_t)glow_elem_geti(dt, ins[0], c * size + i);
-    glow_elem_seti(dt, outs[0], c, glow_q_saturate((float)acc * m, zy, lo, hi));
-  }
-  return 0;
-}
-
-static int lower_qgap(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
-  int64_t p[3];
-  if (qgap_check(g, n, &p[0], &p[1]))
-    return -1;
-  p[2] = glow_in(g, n, 0)->dt == GLOW_DT_I8;
-  glow_kcall_init(kc, "glow_k_qlinear_global_avgpool_q8");
-  glow_kcall_tensor(kc, n->out[0]);
-  for (int i = 0; i < 5; i++)
-    glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
-  glow_kcall_params(kc, 3, p);
-  return 0;
-}
-
-const glow_op_info glow_op_QLINEAR_GLOBAL_AVERAGE_POOL = {"QLinearGlobalAveragePool", 4, 5, 1, 1, infer_qgap,
-                                                          eval_qgap, lower_qgap};

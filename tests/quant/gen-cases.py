@@ -5,7 +5,8 @@
 
 Writes <out_dir>/<case>/model.onnx and test_data_set_0/{input,output}_N.pb for QLinearConv,
 QLinearMatMul, QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, int8 MaxPool and com.microsoft's
-QLinearAdd (plain and broadcast) and QLinearGlobalAveragePool: non-trivial zero
+QLinearAdd (plain and broadcast), QLinearGlobalAveragePool and QLinearAveragePool (pads, ceil_mode,
+count_include_pad, auto_pad, 1-D to 3-D): non-trivial zero
 points, per-channel scales and zero points, every int8/uint8 combination, groups, strides,
 dilations, padding, channel counts and reduction lengths that are not multiples of 4 or 16.
 Weights are initializers (constants, as in real models), so the kernels' fast paths run.
@@ -269,6 +270,78 @@ def qgap_case(out, name, dt, x_shape):
     save(out, name, [node], [("x", x)], [("y", y)], inits, [("x", x)], [("y", y)], 13, ms=True)
 
 
+def pool_geometry(in_dims, kernel, strides, pads, ceil_mode, auto_pad):
+    """Output extents and (begin, end) pads of a pool, as ONNX AveragePool: a ceil_mode window that
+    would start in the end padding is dropped; SAME_* pads as (out - 1) * stride + kernel - in."""
+    n = len(in_dims)
+    outs, pb, pe = [], [], []
+    for i in range(n):
+        d, k, s = in_dims[i], kernel[i], strides[i]
+        if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+            o = -(-d // s)
+            total = max((o - 1) * s + k - d, 0)
+            b = total // 2 if auto_pad == "SAME_UPPER" else total - total // 2
+            outs.append(o), pb.append(b), pe.append(total - b)
+            continue
+        b, e = pads[i], pads[n + i]
+        span = d + b + e - k
+        o = (-(-span // s) if ceil_mode else span // s) + 1
+        if ceil_mode and (o - 1) * s >= d + b:
+            o -= 1
+        outs.append(o), pb.append(b), pe.append(e)
+    return outs, pb, pe
+
+
+def qavgpool_case(out, name, dt, x_shape, kernel, strides=None, pads=None, ceil_mode=0, count_include_pad=0,
+                  auto_pad=None, scales=None):
+    """com.microsoft QLinearAveragePool (NCHW) as ONNX Runtime computes it (qlinear_pool.cc), in
+    float32: every tap inside X dequantized, x_scale * (x - x_zp), summed in the window's row-major
+    order, divided by the count (the kernel's size with count_include_pad), then
+    y = saturate(rint(avg / y_scale + y_zp)). A kernel covering X without padding is ONNX
+    Runtime's global pool instead: QLinearGlobalAveragePool's integer formula."""
+    nsp = len(kernel)
+    strides = strides or [1] * nsp
+    pads = pads or [0] * (2 * nsp)
+    x = rand_q(dt, x_shape)
+    xs, ys = scales or (F32(RNG.uniform(0.01, 0.1)), F32(RNG.uniform(0.01, 0.1)))
+    xz, yz = rand_q(dt, ()), rand_q(dt, ())
+    outs, pb, pe = pool_geometry(x_shape[2:], kernel, strides, pads, ceil_mode, auto_pad)
+    lo, hi = qrange(dt)
+    if list(kernel) == list(x_shape[2:]) and not any(pb + pe):
+        size = int(np.prod(kernel))
+        acc = x.astype(np.int64).reshape(x_shape[0], x_shape[1], -1).sum(axis=2) - int(xz) * size
+        y = requant(acc, np.array(F32(xs) / (F32(ys) * F32(size)), F32), int(yz), dt).reshape(
+            x_shape[:2] + (1,) * nsp)
+    else:
+        xf = F32(xs) * (x.astype(np.int32) - int(xz)).astype(F32)
+        # room for every window, ceil_mode's past the end padding too: zeros add nothing
+        ext = [(outs[i] - 1) * strides[i] + kernel[i] for i in range(nsp)]
+        padded = np.zeros(x_shape[:2] + tuple(ext[i] + pb[i] for i in range(nsp)), F32)
+        inside = np.zeros(padded.shape[2:], np.int64)
+        region = tuple(slice(pb[i], pb[i] + x_shape[2 + i]) for i in range(nsp))
+        padded[(slice(None), slice(None)) + region] = xf
+        inside[region] = 1
+        acc = np.zeros(x_shape[:2] + tuple(outs), F32)
+        cnt = np.zeros(tuple(outs), np.int64)
+        for tap in np.ndindex(*kernel):  # row-major: the order ONNX Runtime adds the taps in
+            win = tuple(slice(tap[i], tap[i] + strides[i] * (outs[i] - 1) + 1, strides[i]) for i in range(nsp))
+            acc = (acc + padded[(slice(None), slice(None)) + win]).astype(F32)
+            cnt += inside[win]
+        if count_include_pad:
+            cnt[...] = int(np.prod(kernel))
+        avg = (acc / cnt.astype(F32)).astype(F32)
+        v = ((avg / F32(ys)).astype(F32) + F32(int(yz))).astype(F32)
+        y = np.clip(np.rint(v), lo, hi).astype(dt)
+    inits = [("x_scale", np.array(xs, F32)), ("x_zero_point", xz), ("y_scale", np.array(ys, F32)),
+             ("y_zero_point", yz)]
+    attrs = dict(kernel_shape=list(kernel), strides=list(strides), ceil_mode=ceil_mode,
+                 count_include_pad=count_include_pad, channels_last=0)
+    attrs.update(auto_pad=auto_pad) if auto_pad else attrs.update(pads=list(pads))
+    node = helper.make_node("QLinearAveragePool", ["x"] + [n for n, _ in inits], ["y"], domain="com.microsoft",
+                            **attrs)
+    save(out, name, [node], [("x", x)], [("y", y)], inits, [("x", x)], [("y", y)], 13, ms=True)
+
+
 def main():
     out = sys.argv[1]
     u8, i8 = np.uint8, np.int8
@@ -311,6 +384,22 @@ def main():
     qadd_case(out, "qadd_s8_ties", i8, (4, 65), (4, 65), scales=(0.5, 0.25, 1.0))  # halves: round half to even
     qgap_case(out, "qgap_u8_7x7", u8, (2, 40, 7, 7))
     qgap_case(out, "qgap_s8_1d", i8, (1, 9, 30))
+    qavgpool_case(out, "qavgpool_u8_3x3_s2_pads", u8, (1, 8, 11, 13), (3, 3), (2, 2), (1, 1, 1, 1))
+    qavgpool_case(out, "qavgpool_s8_3x3_include_pad", i8, (2, 5, 9, 10), (3, 3), (1, 1), (1, 0, 2, 1),
+                  count_include_pad=1)
+    qavgpool_case(out, "qavgpool_u8_ceil_include_pad", u8, (1, 4, 8, 8), (3, 3), (2, 2), (1, 1, 1, 1),
+                  ceil_mode=1, count_include_pad=1)  # the last windows reach past the padding
+    qavgpool_case(out, "qavgpool_s8_ceil", i8, (1, 6, 11, 9), (2, 3), (2, 2), (0, 1, 0, 1), ceil_mode=1)
+    qavgpool_case(out, "qavgpool_s8_1d_ceil", i8, (2, 3, 23), (4,), (3,), (1, 2), ceil_mode=1)
+    qavgpool_case(out, "qavgpool_u8_3d", u8, (1, 3, 5, 6, 7), (2, 3, 2), (2, 1, 2), (1, 1, 0, 0, 1, 1))
+    qavgpool_case(out, "qavgpool_s8_same_upper", i8, (1, 5, 9, 7), (3, 3), (2, 2), auto_pad="SAME_UPPER")
+    qavgpool_case(out, "qavgpool_u8_same_lower_incl", u8, (1, 3, 6, 8), (2, 4), (1, 3), auto_pad="SAME_LOWER",
+                  count_include_pad=1)
+    qavgpool_case(out, "qavgpool_u8_global", u8, (1, 16, 7, 7), (7, 7))  # ONNX Runtime's global pool
+    qavgpool_case(out, "qavgpool_u8_ties", u8, (1, 4, 8, 12), (2, 2), (2, 2), scales=(F32(1.0), F32(1.0)))
+    # avg / y_scale just below k + 0.5: adding y_zp before rounding (as ONNX Runtime) rounds it up
+    qavgpool_case(out, "qavgpool_s8_zp_before_round", i8, (1, 3, 5, 6), (1, 2), (1, 1),
+                  scales=(np.nextafter(F32(0.5), F32(0)), F32(1.0)))
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
-/* Pooling over N*C planes of [D x [H x]] W; spatial axes right-aligned to 3.
+/* Pooling over N*C planes of [D x [H x]] W; spatial axes right-aligned to 3
+ * (com.microsoft's QLinearAveragePool among them).
  * Common params: NC, in[3], out[3], k[3], s[3], d[3], pb[3], pe[3]. */
 #include "kernel.h"
 #include "kmath.h"
 #include "kernels/nn-vec.h"
+#include "kernels/quant.h"
 
 /* For every output position: the tap ranges [k*0, k*1) of its window that lie
  * inside the input, then BODY over those taps with `v` the input value. */
@@ -128,6 +130,34 @@ MAXPOOL_INDICES(i8, int8_t, -128)
 
 AVGPOOL(f32, float)
 AVGPOOL(f64, double)
+
+/* QLinearAveragePool (compiler/ops/quant-pool.c), ONNX Runtime's float32
+ * arithmetic: each tap inside X dequantized, x_scale * (x - x_zp), summed in
+ * window order, divided by the count (the kernel's size with
+ * count_include_pad), then y = saturate(round_half_even(avg / y_scale + y_zp)).
+ * One operation per statement, so that nothing fuses.
+ * t: Y, X, x_scale, x_zp, y_scale, y_zp (zero points may be NULL);
+ * p: common, count_include_pad, signed */
+GLOW_KERNEL(qlinear_avgpool_q8) {
+  uint8_t *y = t[0];
+  int64_t incl = p[22];
+  int sgn = (int)p[23];
+  float xs = *(const float *)t[2], ys = *(const float *)t[4];
+  int32_t zx = glow_q_zero(t[3], 0, sgn);
+  float zy = (float)glow_q_zero(t[5], 0, sgn);
+  POOL_LOOP(uint8_t, (const uint8_t *)t[1], float acc = 0.0f,
+            {
+              float xv = xs * (float)((sgn ? (int32_t)(int8_t)v : (int32_t)v) - zx);
+              acc = acc + xv;
+            },
+            {
+              int64_t cnt = incl ? k[0] * k[1] * k[2] : (kd1 - kd0) * (kh1 - kh0) * (kw1 - kw0);
+              float avg = acc / (float)cnt;
+              float q = avg / ys;
+              q = q + zy;
+              y[oi] = glow_q_saturate(q, 0, sgn);
+            })
+}
 
 /* (sum of |x|^p)^(1/p). t: Y, X; p: common, p */
 #define LPPOOL(SUF, T)                                                                                                 \
