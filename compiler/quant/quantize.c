@@ -5,6 +5,7 @@
  *   MaxPool of a quantized value -> MaxPool on int8, the input's scale and zero point
  *   Add, one input quantized     -> QLinearAdd (com.microsoft), the output's range
  *   GlobalAveragePool of one     -> QLinearGlobalAveragePool (com.microsoft)
+ *   AveragePool of one           -> QLinearAveragePool (com.microsoft), where it averages alike
  * each followed by a DequantizeLinear that gives float consumers the original
  * value. A Conv or Add whose only consumer is a Relu (or a Relu6-style Clip) takes its
  * range: int8 saturation at the zero point (and at the top) is the activation,
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops/quant-util.h"
 #include "quant/quant.h"
 
 typedef struct {
@@ -155,6 +157,14 @@ static int output_for(qctx *c, int y) {
   int q = new_value(c->g, c->g->vals[y].name, ".quantized");
   glow_value_set_shape(&c->g->vals[q], GLOW_DT_I8, c->g->vals[y].rank, c->g->vals[y].dims);
   return q;
+}
+
+/* Node id of the new list takes old node n's attributes. */
+static void move_attrs(glow_graph *g, int id, glow_node *n) {
+  g->nodes[id].attrs = n->attrs;
+  g->nodes[id].nattr = n->nattr;
+  n->attrs = NULL;
+  n->nattr = 0;
 }
 
 /* Symmetric int8 weights: per row of `rows` (channelwise) or one scale. */
@@ -361,10 +371,7 @@ static int rewrite_maxpool(qctx *c, glow_node *n) {
   qy->zp_id = c->qv[x].zp_id;
   int q = output_for(c, y);
   int id = glow_node_add(c->g, GLOW_OP_MAX_POOL, n->name, 1, &c->qv[x].q, 1, &q);
-  c->g->nodes[id].attrs = n->attrs;
-  c->g->nodes[id].nattr = n->nattr;
-  n->attrs = NULL;
-  n->nattr = 0;
+  move_attrs(c->g, id, n);
   dequantize_into(c, q, y);
   return 1;
 }
@@ -406,18 +413,39 @@ static int rewrite_add(qctx *c, glow_node *n) {
   return 1;
 }
 
-/* GlobalAveragePool of a value whose int8 twin exists -> QLinearGlobalAveragePool,
- * the output's range from the profile. */
-static int rewrite_global_avgpool(qctx *c, glow_node *n) {
-  int x = n->in[0], y = n->out[0];
+/* AveragePool whose QLinearAveragePool computes the same average (up to rounding):
+ * attributes it takes, and with count_include_pad no window reaching past the
+ * padding (ONNX Runtime divides by the kernel's size there, AveragePool by the
+ * taps inside the padded input). */
+static int avgpool_int8_ok(const glow_graph *g, const glow_node *n) {
+  glow_nn_win w;
+  char buf[200];
+  if (glow_nn_win_get(g, n, &g->vals[n->in[0]], NULL, glow_attr_int(n, "ceil_mode", 0) != 0, &w) ||
+      glow_q_avgpool_refusal(n, &w, buf, sizeof buf))
+    return 0;
+  for (int i = 0; i < w.nsp && glow_attr_int(n, "count_include_pad", 0); i++)
+    if ((w.out[i] - 1) * w.s[i] + w.k[i] > w.in[i] + w.pb[i] + w.pe[i])
+      return 0;
+  return 1;
+}
+
+/* GlobalAveragePool or AveragePool of a value whose int8 twin exists ->
+ * QLinearGlobalAveragePool or QLinearAveragePool (attributes moved), the
+ * output's range from the profile. */
+static int rewrite_avgpool(qctx *c, glow_node *n) {
+  int x = n->in[0], y = n->out[0], global = n->op == GLOW_OP_GLOBAL_AVERAGE_POOL;
   if (x >= c->nqv || c->qv[x].q < 0 || c->g->vals[x].rank < 3 || !glow_profile_find(c->p, c->g->vals[y].name))
+    return 0;
+  if (!global && !avgpool_int8_ok(c->g, n))
     return 0;
   if (params_of(c, y))
     return -1;
   params_consts(c, y);
   int q = output_for(c, y);
   int in[5] = {c->qv[x].q, c->qv[x].scale_id, c->qv[x].zp_id, c->qv[y].scale_id, c->qv[y].zp_id};
-  glow_node_add(c->g, GLOW_OP_QLINEAR_GLOBAL_AVERAGE_POOL, n->name, 5, in, 1, &q);
+  int id = glow_node_add(c->g, global ? GLOW_OP_QLINEAR_GLOBAL_AVERAGE_POOL : GLOW_OP_QLINEAR_AVERAGE_POOL, n->name,
+                         5, in, 1, &q);
+  move_attrs(c->g, id, n);
   dequantize_into(c, q, y);
   return 1;
 }
@@ -436,11 +464,7 @@ static int kept(const glow_quant_options *o, glow_op op) {
 
 /* The node, unchanged, at the end of the new list. */
 static void keep_node(glow_graph *g, glow_node *n) {
-  int id = glow_node_add(g, n->op, n->name, n->nin, n->in, n->nout, n->out);
-  g->nodes[id].attrs = n->attrs;
-  g->nodes[id].nattr = n->nattr;
-  n->attrs = NULL;
-  n->nattr = 0;
+  move_attrs(g, glow_node_add(g, n->op, n->name, n->nin, n->in, n->nout, n->out), n);
 }
 
 int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_options *o) {
@@ -474,8 +498,8 @@ int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_op
         rc = rewrite_maxpool(&c, n);
       else if (n->op == GLOW_OP_ADD && n->nin == 2)
         rc = rewrite_add(&c, n);
-      else if (n->op == GLOW_OP_GLOBAL_AVERAGE_POOL)
-        rc = rewrite_global_avgpool(&c, n);
+      else if (n->op == GLOW_OP_GLOBAL_AVERAGE_POOL || n->op == GLOW_OP_AVERAGE_POOL)
+        rc = rewrite_avgpool(&c, n);
     }
     if (rc == 0 && !n->dead)
       keep_node(g, n);
