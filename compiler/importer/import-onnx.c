@@ -33,7 +33,7 @@ static int default_domain(const char *d) { return !d || !*d || !strcmp(d, "ai.on
 
 /* The com.microsoft (ONNX Runtime contrib) ops glowc runs: they are taken only
  * from that domain, and no other op of it is. */
-static const char *const ms_ops[] = {"QLinearAdd", "QLinearAveragePool", "QLinearGlobalAveragePool"};
+static const char *const ms_ops[] = {"QLinearAdd", "QLinearAveragePool", "QLinearGlobalAveragePool", "QLinearMul"};
 static int ms_op(const char *op) {
   for (size_t i = 0; i < sizeof ms_ops / sizeof ms_ops[0]; i++)
     if (!strcmp(op, ms_ops[i]))

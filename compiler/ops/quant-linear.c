@@ -1,6 +1,6 @@
 /* QuantizeLinear, DequantizeLinear (opsets 10 and 13: per tensor, or per
  * slice of one axis), DynamicQuantizeLinear and com.microsoft's QLinearAdd
- * (its pools are in quant-pool.c). Kernels:
+ * and QLinearMul (its pools are in quant-pool.c). Kernels:
  * targets/common/kernels/quant.c, with p = outer, axis extent, inner (the
  * scale of element i is scale[(i / inner) % extent]; 1, 1, numel per tensor). */
 #include <math.h>
@@ -217,15 +217,23 @@ static int lower_dynamic_quantize(const glow_graph *g, const glow_node *n, glow_
 const glow_op_info glow_op_DYNAMIC_QUANTIZE_LINEAR = {"DynamicQuantizeLinear", 1, 1, 1, 3, infer_dynamic_quantize,
                                                       eval_dynamic_quantize, lower_dynamic_quantize};
 
-/* ---- QLinearAdd (com.microsoft): C = A + B with numpy broadcasting, all of
- * one dtype (uint8 or int8), per-tensor parameters. As ONNX Runtime's
- * reference (MlasQLinearAddKernelRawHelper), in float32:
+/* ---- QLinearAdd and QLinearMul (com.microsoft): C = A + B, C = A * B, with
+ * numpy broadcasting, all of one dtype (uint8 or int8), per-tensor parameters.
+ * QLinearAdd as ONNX Runtime's reference (MlasQLinearAddKernelRawHelper), in
+ * float32:
  *   va = A_scale * (a - A_zp), vb = B_scale * (b - B_zp),
  *   c = saturate(round_half_even((va + vb) / C_scale) + C_zp)
- * (separate products: no fused multiply-add). ---- */
+ * (separate products: no fused multiply-add).
+ * QLinearMul as ONNX Runtime's kernels for x86 (SSE2) and Arm64 (NEON)
+ * compute it (MlasQLinearMulKernel, mlas/lib/qlmul.cpp): the exact int32
+ * product p = (a - A_zp) * (b - B_zp), then in float32, with
+ * m = (A_scale * B_scale) / C_scale,
+ *   c = saturate(round_half_even((float)p * m + C_zp))
+ * (the product and the sum rounded separately; MLAS's portable C++ fallback,
+ * which no mainstream target uses, dequantizes A and B first instead). ---- */
 
 /* Inputs: A, A_scale, A_zp, B, B_scale, B_zp, C_scale, C_zp (zero points optional). */
-static int qadd_check(const glow_graph *g, const glow_node *n) {
+static int qbinary_check(const glow_graph *g, const glow_node *n) {
   static const char *const names[] = {NULL, "A_scale", "A_zero_point", NULL, "B_scale", "B_zero_point", "C_scale",
                                       "C_zero_point"};
   const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 3);
@@ -238,8 +246,8 @@ static int qadd_check(const glow_graph *g, const glow_node *n) {
   return 0;
 }
 
-static int infer_qadd(glow_graph *g, glow_node *n) {
-  if (qadd_check(g, n))
+static int infer_qbinary(glow_graph *g, glow_node *n) {
+  if (qbinary_check(g, n))
     return -1;
   const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 3);
   int r = a->rank > b->rank ? a->rank : b->rank;
@@ -258,11 +266,12 @@ static int infer_qadd(glow_graph *g, glow_node *n) {
   return 0;
 }
 
-static int eval_qadd(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
-  if (qadd_check(g, n))
+static int eval_qbinary(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  if (qbinary_check(g, n))
     return -1;
   glow_dtype dt = glow_in(g, n, 0)->dt;
-  float sa = *(const float *)ins[1], sb = *(const float *)ins[4], sc = *(const float *)ins[6];
+  int mul = n->op == GLOW_OP_QLINEAR_MUL;
+  float sa = *(const float *)ins[1], sb = *(const float *)ins[4], sc = *(const float *)ins[6], m = sa * sb / sc;
   int32_t za = glow_q_zero(glow_in(g, n, 2), ins[2], 0), zb = glow_q_zero(glow_in(g, n, 5), ins[5], 0);
   int32_t zc = glow_q_zero(glow_in(g, n, 7), ins[7], 0), lo, hi;
   glow_q_range(dt, &lo, &hi);
@@ -270,21 +279,29 @@ static int eval_qadd(const glow_graph *g, const glow_node *n, void *const *outs,
   glow_ew_iter_init(&ia, g, n, 0, 1);
   glow_ew_iter_init(&ib, g, n, 3, 1);
   for (int64_t i = 0, e = glow_value_numel(glow_out(g, n, 0)); i < e; i++) {
-    float va = sa * (float)((int32_t)glow_elem_geti(dt, ins[0], ia.off[0]) - za);
-    float vb = sb * (float)((int32_t)glow_elem_geti(dt, ins[3], ib.off[0]) - zb);
-    float v = va + vb;
-    glow_elem_seti(dt, outs[0], i, glow_q_saturate(v / sc, zc, lo, hi));
+    int32_t a = (int32_t)glow_elem_geti(dt, ins[0], ia.off[0]) - za;
+    int32_t b = (int32_t)glow_elem_geti(dt, ins[3], ib.off[0]) - zb;
+    if (mul) {
+      float v = (float)(a * b) * m;
+      v = v + (float)zc;
+      glow_elem_seti(dt, outs[0], i, glow_q_saturate(v, 0, lo, hi));
+    } else {
+      float va = sa * (float)a;
+      float vb = sb * (float)b;
+      float v = va + vb;
+      glow_elem_seti(dt, outs[0], i, glow_q_saturate(v / sc, zc, lo, hi));
+    }
     glow_ew_iter_next(&ia);
     glow_ew_iter_next(&ib);
   }
   return 0;
 }
 
-static int lower_qadd(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
+static int lower_qbinary(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   static const int ab[] = {0, 3}, params[] = {1, 2, 4, 5, 6, 7};
-  if (qadd_check(g, n))
+  if (qbinary_check(g, n))
     return -1;
-  glow_kcall_init(kc, "glow_k_qlinear_add_q8");
+  glow_kcall_init(kc, n->op == GLOW_OP_QLINEAR_MUL ? "glow_k_qlinear_mul_q8" : "glow_k_qlinear_add_q8");
   if (glow_ew_lower_bcast_ins(g, n, kc, ab, 2))
     return -1;
   for (int i = 0; i < 6; i++)
@@ -293,4 +310,5 @@ static int lower_qadd(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   return 0;
 }
 
-const glow_op_info glow_op_QLINEAR_ADD = {"QLinearAdd", 7, 8, 1, 1, infer_qadd, eval_qadd, lower_qadd};
+const glow_op_info glow_op_QLINEAR_ADD = {"QLinearAdd", 7, 8, 1, 1, infer_qbinary, eval_qbinary, lower_qbinary};
+const glow_op_info glow_op_QLINEAR_MUL = {"QLinearMul", 7, 8, 1, 1, infer_qbinary, eval_qbinary, lower_qbinary};

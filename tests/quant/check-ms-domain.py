@@ -16,8 +16,10 @@ os.makedirs(work, exist_ok=True)
 # Inputs and attributes of each op, on a uint8 "a" with shared scale "s" and zero point "z".
 BINARY = ["a", "s", "z", "a", "s", "z", "s", "z"]
 POOL = ["a", "s", "z", "s", "z"]
-OPS = {"QLinearAdd": (BINARY, {}), "QLinearGlobalAveragePool": (POOL, {"channels_last": 0}),
-       "QLinearAveragePool": (POOL, {"kernel_shape": [2, 2]}), "QLinearSigmoid": (POOL, {})}
+OPS = {"QLinearAdd": (BINARY, {}), "QLinearAveragePool": (POOL, {"kernel_shape": [2, 2]}),
+       "QLinearGlobalAveragePool": (POOL, {"channels_last": 0}), "QLinearMul": (BINARY, {}),
+       "QLinearSigmoid": (POOL, {})}
+ACCEPTED = [op for op in OPS if op != "QLinearSigmoid"]  # in the order the message lists them
 
 
 def model(op, domain, **extra):
@@ -25,7 +27,8 @@ def model(op, domain, **extra):
     ins, attrs = OPS[op]
     inits = [helper.make_tensor("s", TensorProto.FLOAT, [], [0.1]), helper.make_tensor("z", TensorProto.UINT8, [], [3])]
     node = helper.make_node(op, ins, ["c"], domain=domain, name="n", **dict(attrs, **extra))
-    g = helper.make_graph([node], "g", [u8("a")], [helper.make_tensor_value_info("c", TensorProto.UINT8, None)], inits)
+    c = helper.make_tensor_value_info("c", TensorProto.UINT8, None)
+    g = helper.make_graph([node], "g", [u8("a")], [c], inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("com.microsoft", 1)])
     m.ir_version = 7
     path = os.path.join(work, "%s-%s.onnx" % (op, domain or "default"))
@@ -36,10 +39,10 @@ def model(op, domain, **extra):
 
 
 failed = 0
-checks = [(op, "com.microsoft", True, "", {}) for op in OPS if op != "QLinearSigmoid"]
-checks += [(op, "", False, "it is a com.microsoft op", {}) for op in OPS if op != "QLinearSigmoid"]
+checks = [(op, "com.microsoft", True, "", {}) for op in ACCEPTED]
+checks += [(op, "", False, "it is a com.microsoft op", {}) for op in ACCEPTED]
 checks += [("QLinearSigmoid", "com.microsoft", False,
-            "of com.microsoft, only QLinearAdd, QLinearAveragePool and QLinearGlobalAveragePool are supported", {}),
+            "of com.microsoft, only %s and %s are supported" % (", ".join(ACCEPTED[:-1]), ACCEPTED[-1]), {}),
            ("QLinearAveragePool", "com.microsoft", False, "n (QLinearAveragePool): error: channels_last=1 is not supported", {"channels_last": 1})]
 for op, domain, ok, want, extra in checks:
     rc, err = model(op, domain, **extra)

@@ -5,8 +5,8 @@
 
 Writes <out_dir>/<case>/model.onnx and test_data_set_0/{input,output}_N.pb for QLinearConv,
 QLinearMatMul, QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, int8 MaxPool and com.microsoft's
-QLinearAdd (plain and broadcast), QLinearGlobalAveragePool and QLinearAveragePool (pads, ceil_mode,
-count_include_pad, auto_pad, 1-D to 3-D): non-trivial zero
+QLinearAdd and QLinearMul (plain and broadcast), QLinearGlobalAveragePool and QLinearAveragePool
+(pads, ceil_mode, count_include_pad, auto_pad, 1-D to 3-D): non-trivial zero
 points, per-channel scales and zero points, every int8/uint8 combination, groups, strides,
 dilations, padding, channel counts and reduction lengths that are not multiples of 4 or 16.
 Weights are initializers (constants, as in real models), so the kernels' fast paths run.
@@ -235,20 +235,28 @@ def maxpool_case(out, name, dt, x_shape, kernel, strides, pads):
     save(out, name, [node], [("x", x)], [("y", y)], [], [("x", x)], [("y", y)], 12)
 
 
-def qadd_case(out, name, dt, a_shape, b_shape, b_const=False, scales=None):
-    """com.microsoft QLinearAdd, as ONNX Runtime's reference computes it in float32:
-    c = saturate(rint((sa * (a - za) + sb * (b - zb)) / sc) + zc), the products not fused."""
+def qbinary_case(out, name, op, dt, a_shape, b_shape, b_const=False, scales=None):
+    """com.microsoft QLinearAdd or QLinearMul (numpy broadcasting) as ONNX Runtime computes them.
+    QLinearAdd as its reference, in float32: c = saturate(rint((sa * (a - za) + sb * (b - zb)) / sc) + zc),
+    the products not fused. QLinearMul as its x86 and Arm64 kernels: the exact integer product
+    p = (a - za) * (b - zb), then in float32 c = saturate(rint(float32(p) * ((sa * sb) / sc) + zc))."""
     a, b = rand_q(dt, a_shape), rand_q(dt, b_shape)
-    sa, sb, sc = scales or (F32(RNG.uniform(0.01, 0.1)), F32(RNG.uniform(0.01, 0.1)), F32(RNG.uniform(0.02, 0.2)))
+    c_range = (0.02, 0.2) if op == "QLinearAdd" else (0.1, 0.5)
+    sa, sb, sc = scales or (F32(RNG.uniform(0.01, 0.1)), F32(RNG.uniform(0.01, 0.1)), F32(RNG.uniform(*c_range)))
     za, zb, zc = rand_q(dt, ()), rand_q(dt, ()), rand_q(dt, ())
-    va = F32(sa) * (a.astype(np.int32) - int(za)).astype(F32)
-    vb = F32(sb) * (b.astype(np.int32) - int(zb)).astype(F32)
     lo, hi = qrange(dt)
-    v = np.clip((va + vb) / F32(sc), F32(lo - int(zc)), F32(hi - int(zc)))
-    c = (np.rint(v).astype(np.int32) + int(zc)).astype(dt)
+    if op == "QLinearAdd":
+        va = F32(sa) * (a.astype(np.int32) - int(za)).astype(F32)
+        vb = F32(sb) * (b.astype(np.int32) - int(zb)).astype(F32)
+        v = np.clip((va + vb) / F32(sc), F32(lo - int(zc)), F32(hi - int(zc)))
+        c = (np.rint(v).astype(np.int32) + int(zc)).astype(dt)
+    else:
+        p = (a.astype(np.int32) - int(za)) * (b.astype(np.int32) - int(zb))
+        v = (p.astype(F32) * (F32(F32(sa) * F32(sb)) / F32(sc))).astype(F32) + F32(int(zc))
+        c = np.clip(np.rint(v), lo, hi).astype(dt)
     params = [("a_scale", np.array(sa, F32)), ("a_zero_point", za), ("b", b), ("b_scale", np.array(sb, F32)),
               ("b_zero_point", zb), ("c_scale", np.array(sc, F32)), ("c_zero_point", zc)]
-    node = helper.make_node("QLinearAdd", ["a"] + [n for n, _ in params], ["c"], domain="com.microsoft")
+    node = helper.make_node(op, ["a"] + [n for n, _ in params], ["c"], domain="com.microsoft")
     inits = [p for p in params if b_const or p[0] != "b"]
     inputs = [("a", a)] + ([] if b_const else [("b", b)])
     save(out, name, [node], inputs, [("c", c)], inits, inputs, [("c", c)], 13, ms=True)
@@ -376,12 +384,13 @@ def main():
     dynamic_case(out, "dynamic_quantize", (3, 50))
     maxpool_case(out, "maxpool_i8_3x3_stride2", i8, (1, 5, 13, 17), (3, 3), (2, 2), (1, 1, 1, 1))
     maxpool_case(out, "maxpool_u8_2x3", u8, (2, 3, 8, 9), (2, 3), (1, 2), (0, 1, 1, 0))
-    qadd_case(out, "qadd_u8", u8, (1, 16, 7, 9), (1, 16, 7, 9))
-    qadd_case(out, "qadd_s8", i8, (2, 3, 37), (2, 3, 37))
-    qadd_case(out, "qadd_u8_bcast", u8, (2, 5, 4, 6), (5, 1, 6))
-    qadd_case(out, "qadd_s8_bcast_const", i8, (3, 1, 8), (4, 1), b_const=True)
-    qadd_case(out, "qadd_u8_scalar_b", u8, (3, 33), (), b_const=True)
-    qadd_case(out, "qadd_s8_ties", i8, (4, 65), (4, 65), scales=(0.5, 0.25, 1.0))  # halves: round half to even
+    qbinary_case(out, "qadd_u8", "QLinearAdd", u8, (1, 16, 7, 9), (1, 16, 7, 9))
+    qbinary_case(out, "qadd_s8", "QLinearAdd", i8, (2, 3, 37), (2, 3, 37))
+    qbinary_case(out, "qadd_u8_bcast", "QLinearAdd", u8, (2, 5, 4, 6), (5, 1, 6))
+    qbinary_case(out, "qadd_s8_bcast_const", "QLinearAdd", i8, (3, 1, 8), (4, 1), b_const=True)
+    qbinary_case(out, "qadd_u8_scalar_b", "QLinearAdd", u8, (3, 33), (), b_const=True)
+    qbinary_case(out, "qadd_s8_ties", "QLinearAdd", i8, (4, 65), (4, 65),
+                 scales=(0.5, 0.25, 1.0))  # halves: round half to even
     qgap_case(out, "qgap_u8_7x7", u8, (2, 40, 7, 7))
     qgap_case(out, "qgap_s8_1d", i8, (1, 9, 30))
     qavgpool_case(out, "qavgpool_u8_3x3_s2_pads", u8, (1, 8, 11, 13), (3, 3), (2, 2), (1, 1, 1, 1))
@@ -400,6 +409,18 @@ def main():
     # avg / y_scale just below k + 0.5: adding y_zp before rounding (as ONNX Runtime) rounds it up
     qavgpool_case(out, "qavgpool_s8_zp_before_round", i8, (1, 3, 5, 6), (1, 2), (1, 1),
                   scales=(np.nextafter(F32(0.5), F32(0)), F32(1.0)))
+    qbinary_case(out, "qmul_u8", "QLinearMul", u8, (1, 16, 7, 9), (1, 16, 7, 9))
+    qbinary_case(out, "qmul_s8", "QLinearMul", i8, (2, 3, 37), (2, 3, 37))
+    qbinary_case(out, "qmul_u8_bcast", "QLinearMul", u8, (2, 5, 4, 6), (5, 1, 6))
+    qbinary_case(out, "qmul_s8_bcast_const", "QLinearMul", i8, (3, 1, 8), (4, 1), b_const=True)
+    qbinary_case(out, "qmul_u8_scalar_b", "QLinearMul", u8, (3, 33), (), b_const=True)
+    qbinary_case(out, "qmul_s8_ties", "QLinearMul", i8, (4, 65), (4, 65), scales=(0.5, 1.0, 1.0))  # m = 0.5
+    # p * m just below k + 0.5: adding c_zp before rounding (as ONNX Runtime) rounds it up
+    qbinary_case(out, "qmul_u8_zp_before_round", "QLinearMul", u8, (2, 40), (2, 40),
+                 scales=(np.nextafter(F32(0.5), F32(0)), 1.0, 1.0))
+    # scales whose products round differently: the integer product first (as ONNX Runtime's
+    # kernels), not the dequantized values' product, decides near-ties
+    qbinary_case(out, "qmul_s8_int_product", "QLinearMul", i8, (4, 650), (4, 650), scales=(0.1, 0.1, 0.4))
 
 
 if __name__ == "__main__":

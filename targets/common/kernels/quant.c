@@ -1,4 +1,4 @@
-/* QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearAdd, QLinearGlobalAveragePool.
+/* QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearAdd, QLinearMul, QLinearGlobalAveragePool.
  * Common params: outer, ext, inner: the tensor as outer x ext x inner, the
  * scale and zero point of element (o, a, i) being scale[a] and zp[a] (ext is 1
  * for per-tensor parameters). */
@@ -102,6 +102,32 @@ GLOW_KERNEL(qlinear_add_q8) {
   int32_t za = glow_q_zero(t[4], 0, sgn), zb = glow_q_zero(t[6], 0, sgn), zc = glow_q_zero(t[8], 0, sgn);
   GLOW_EW_ROWS(2, r, p + 1, p + 1 + r,
                glow_q_add_row(c + i, a + at[0], b + at[1], len, inc[0], inc[1], sa, za, sb, zb, sc, zc, sgn););
+}
+
+/* QLinearMul (compiler/ops/quant-linear.c): the exact product of the inputs
+ * less their zero points, times m = (sa * sb) / sc, plus zc, in float32 (two
+ * statements: not fused), then rounded and saturated. */
+static inline void glow_q_mul_row(uint8_t *restrict c, const uint8_t *restrict a, const uint8_t *restrict b,
+                                  int64_t len, int64_t ia, int64_t ib, int32_t za, int32_t zb, float m, float zc,
+                                  int sgn) {
+  for (int64_t e = 0; e < len; e++) {
+    int32_t prod = (glow_q_get(a, e * ia, sgn) - za) * (glow_q_get(b, e * ib, sgn) - zb);
+    float v = (float)prod * m;
+    v = v + zc;
+    c[e] = glow_q_saturate(v, 0, sgn);
+  }
+}
+
+/* t and p: as qlinear_add_q8's. */
+GLOW_KERNEL(qlinear_mul_q8) {
+  uint8_t *c = t[0];
+  const uint8_t *a = t[1], *b = t[2];
+  int64_t r = p[0];
+  int sgn = (int)p[1 + 3 * r];
+  float m = *(const float *)t[3] * *(const float *)t[5] / *(const float *)t[7], zc = (float)glow_q_zero(t[8], 0, sgn);
+  int32_t za = glow_q_zero(t[4], 0, sgn), zb = glow_q_zero(t[6], 0, sgn);
+  GLOW_EW_ROWS(2, r, p + 1, p + 1 + r,
+               glow_q_mul_row(c + i, a + at[0], b + at[1], len, inc[0], inc[1], za, zb, m, zc, sgn););
 }
 
 /* QLinearGlobalAveragePool: y = saturate(round((sum(x) - x_zp * size) * m) + y_zp),
