@@ -4,10 +4,11 @@
  *   MatMul, Gemm (constant B)    -> QuantizeLinear? -> QLinearMatMul (int8 B) [-> Add C]
  *   MaxPool of a quantized value -> MaxPool on int8, the input's scale and zero point
  *   Add, one input quantized     -> QLinearAdd (com.microsoft), the output's range
+ *   Mul, one input quantized     -> QLinearMul (com.microsoft), the output's range
  *   GlobalAveragePool of one     -> QLinearGlobalAveragePool (com.microsoft)
  *   AveragePool of one           -> QLinearAveragePool (com.microsoft), where it averages alike
  * each followed by a DequantizeLinear that gives float consumers the original
- * value. A Conv or Add whose only consumer is a Relu (or a Relu6-style Clip) takes its
+ * value. A Conv, Add or Mul whose only consumer is a Relu (or a Relu6-style Clip) takes its
  * range: int8 saturation at the zero point (and at the top) is the activation,
  * which goes. A value already
  * quantized (by its producer) is reused, never quantized again; the
@@ -384,10 +385,11 @@ static int quantizable(qctx *c, int x) {
   return (x < c->nqv && c->qv[x].q >= 0) || glow_profile_find(c->p, g->vals[x].name) != NULL;
 }
 
-/* Add of two float values, one already int8 (a residual connection), the other
- * int8 or with a range -> QLinearAdd (+ the Relu after it), the output's range
- * from the profile. Shapes broadcast as Add's. */
-static int rewrite_add(qctx *c, glow_node *n) {
+/* Add or Mul of two float values, one already int8 (a residual connection),
+ * the other int8 or with a range -> QLinearAdd or QLinearMul (+ the Relu after
+ * it), the output's range from the profile. Shapes broadcast as Add's. A float
+ * constant input (no range) leaves the node in float. */
+static int rewrite_binary(qctx *c, glow_node *n) {
   glow_graph *g = c->g;
   int a = n->in[0], b = n->in[1], y = n->out[0];
   if (!quantizable(c, a) || !quantizable(c, b) || !((a < c->nqv && c->qv[a].q >= 0) || (b < c->nqv && c->qv[b].q >= 0)))
@@ -408,7 +410,7 @@ static int rewrite_add(qctx *c, glow_node *n) {
   int q = output_for(c, y);
   int in[8] = {aq, c->qv[a].scale_id, c->qv[a].zp_id, bq, c->qv[b].scale_id, c->qv[b].zp_id,
                c->qv[y].scale_id, c->qv[y].zp_id};
-  glow_node_add(g, GLOW_OP_QLINEAR_ADD, n->name, 8, in, 1, &q);
+  glow_node_add(g, n->op == GLOW_OP_ADD ? GLOW_OP_QLINEAR_ADD : GLOW_OP_QLINEAR_MUL, n->name, 8, in, 1, &q);
   dequantize_into(c, q, y);
   return 1;
 }
@@ -496,8 +498,8 @@ int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_op
         rc = rewrite_matmul(&c, n);
       else if (n->op == GLOW_OP_MAX_POOL)
         rc = rewrite_maxpool(&c, n);
-      else if (n->op == GLOW_OP_ADD && n->nin == 2)
-        rc = rewrite_add(&c, n);
+      else if ((n->op == GLOW_OP_ADD || n->op == GLOW_OP_MUL) && n->nin == 2)
+        rc = rewrite_binary(&c, n);
       else if (n->op == GLOW_OP_GLOBAL_AVERAGE_POOL || n->op == GLOW_OP_AVERAGE_POOL)
         rc = rewrite_avgpool(&c, n);
     }

@@ -5,7 +5,7 @@
 
 input float[1,3,32,32] -> Conv 3x3 -> Relu -> AveragePool 3x3/2 (pads, ceil_mode) -> two Convs,
 their product (Mul), plus the pool (Add) -> AveragePool 2x2/2 (count_include_pad) ->
-Reshape -> Transpose -> Unsqueeze -> Squeeze -> Flatten -> Gemm -> output float[1,10].
+Reshape -> Transpose -> Unsqueeze -> Squeeze -> Flatten -> Gemm -> Mul 0.5 -> output float[1,10].
 Random weights with a fixed seed (He-scaled, so activations keep their size): two runs
 write the same bytes. tests/accuracy/run-cosine.sh quantizes it from a profile.
 """
@@ -30,7 +30,7 @@ def ints(name, values):
 def main():
     inits = [weight("w1", (16, 3, 3, 3)), weight("w2", (16, 16, 3, 3)), weight("w3", (16, 16, 1, 1)),
              weight("fc_w", (10, 1024)), numpy_helper.from_array(np.zeros(10, np.float32) + 0.1, "fc_b"),
-             ints("shape", [1, 16, 64]), ints("axes", [1])]
+             ints("shape", [1, 16, 64]), ints("axes", [1]), numpy_helper.from_array(np.float32(0.5), "half")]
     node = helper.make_node
     nodes = [
         node("Conv", ["input", "w1"], ["c1"], pads=[1, 1, 1, 1], name="conv1"),
@@ -49,7 +49,8 @@ def main():
         node("Unsqueeze", ["t", "axes"], ["u"], name="unsqueeze"),
         node("Squeeze", ["u", "axes"], ["sq"], name="squeeze"),
         node("Flatten", ["sq"], ["f"], name="flatten"),
-        node("Gemm", ["f", "fc_w", "fc_b"], ["output"], transB=1, name="fc"),
+        node("Gemm", ["f", "fc_w", "fc_b"], ["logits"], transB=1, name="fc"),
+        node("Mul", ["logits", "half"], ["output"], name="scale"),  # by a constant: stays float
     ]
     graph = helper.make_graph(nodes, "quantize-pass",
                               [helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, 3, 32, 32])],
