@@ -3,6 +3,8 @@
  *   Conv (constant W)            -> QuantizeLinear? -> QLinearConv (int8 W, int32 B)
  *   MatMul, Gemm (constant B)    -> QuantizeLinear? -> QLinearMatMul (int8 B) [-> Add C]
  *   MaxPool of a quantized value -> MaxPool on int8, the input's scale and zero point
+ *   Reshape, Flatten, Squeeze,   -> the same on int8, the input's scale and zero point
+ *   Unsqueeze, Transpose of one     (all but Transpose views: no copy at all)
  *   Add, one input quantized     -> QLinearAdd (com.microsoft), the output's range
  *   Mul, one input quantized     -> QLinearMul (com.microsoft), the output's range
  *   GlobalAveragePool of one     -> QLinearGlobalAveragePool (com.microsoft)
@@ -357,10 +359,13 @@ static int rewrite_matmul(qctx *c, glow_node *n) {
   return 1;
 }
 
-/* MaxPool of a value whose int8 twin exists: on int8, keeping its scale and zero point. */
-static int rewrite_maxpool(qctx *c, glow_node *n) {
-  int x = n->in[0], y = n->out[0];
-  if (n->nout > 1 && n->out[1] >= 0)
+/* MaxPool or a view (Reshape, Flatten, Squeeze, Unsqueeze, Transpose) of a value
+ * whose int8 twin exists: the same op on the int8 value, which keeps its scale and
+ * zero point (a view moves values, and a max commutes with the quantization).
+ * The other inputs (shapes, axes) stay. */
+static int rewrite_same_params(qctx *c, glow_node *n) {
+  int x = n->in[0], y = n->out[0], in[4];
+  if ((n->nout > 1 && n->out[1] >= 0) || n->nin > 4)
     return 0;
   if (x >= c->nqv || c->qv[x].q < 0)
     return 0;
@@ -371,8 +376,9 @@ static int rewrite_maxpool(qctx *c, glow_node *n) {
   qy->scale_id = c->qv[x].scale_id;
   qy->zp_id = c->qv[x].zp_id;
   int q = output_for(c, y);
-  int id = glow_node_add(c->g, GLOW_OP_MAX_POOL, n->name, 1, &c->qv[x].q, 1, &q);
-  move_attrs(c->g, id, n);
+  memcpy(in, n->in, sizeof(int) * (size_t)n->nin);
+  in[0] = c->qv[x].q;
+  move_attrs(c->g, glow_node_add(c->g, n->op, n->name, n->nin, in, 1, &q), n);
   dequantize_into(c, q, y);
   return 1;
 }
@@ -496,8 +502,9 @@ int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_op
         rc = rewrite_conv(&c, n);
       else if (n->op == GLOW_OP_MAT_MUL || n->op == GLOW_OP_GEMM)
         rc = rewrite_matmul(&c, n);
-      else if (n->op == GLOW_OP_MAX_POOL)
-        rc = rewrite_maxpool(&c, n);
+      else if (n->op == GLOW_OP_MAX_POOL || n->op == GLOW_OP_RESHAPE || n->op == GLOW_OP_FLATTEN ||
+               n->op == GLOW_OP_SQUEEZE || n->op == GLOW_OP_UNSQUEEZE || n->op == GLOW_OP_TRANSPOSE)
+        rc = rewrite_same_params(&c, n);
       else if ((n->op == GLOW_OP_ADD || n->op == GLOW_OP_MUL) && n->nin == 2)
         rc = rewrite_binary(&c, n);
       else if (n->op == GLOW_OP_GLOBAL_AVERAGE_POOL || n->op == GLOW_OP_AVERAGE_POOL)
