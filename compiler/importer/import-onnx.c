@@ -29,33 +29,6 @@ typedef struct {
 
 static const char *str(const char *s) { return s ? s : ""; }
 
-static int default_domain(const char *d) { return !d || !*d || !strcmp(d, "ai.onnx"); }
-
-/* The com.microsoft (ONNX Runtime contrib) ops glowc runs: they are taken only
- * from that domain, and no other op of it is. */
-static const char *const ms_ops[] = {"QLinearAdd", "QLinearAveragePool", "QLinearGlobalAveragePool", "QLinearMul"};
-static int ms_op(const char *op) {
-  for (size_t i = 0; i < sizeof ms_ops / sizeof ms_ops[0]; i++)
-    if (!strcmp(op, ms_ops[i]))
-      return 1;
-  return 0;
-}
-static int ms_domain(const char *d) { return d && !strcmp(d, "com.microsoft"); }
-static int domain_ok(const char *d, const char *op) { return ms_op(op) ? ms_domain(d) : default_domain(d); }
-
-/* Why op_type from domain d is refused, for the message ("" when not a domain matter). */
-static void domain_why(const char *d, const char *op, glow_strbuf *why) {
-  size_t n = sizeof ms_ops / sizeof ms_ops[0];
-  if (ms_domain(d)) {
-    glow_sb_printf(why, ": of com.microsoft, only ");
-    for (size_t i = 0; i < n; i++)
-      glow_sb_printf(why, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " and ", ms_ops[i]);
-    glow_sb_printf(why, " are supported");
-  } else if (ms_op(op)) {
-    glow_sb_printf(why, ": it is a com.microsoft op");
-  }
-}
-
 static char *vfmt(const char *fmt, va_list ap) {
   va_list cp;
   va_copy(cp, ap);
@@ -135,11 +108,11 @@ static void set_const(glow_graph *g, int id, glow_dtype dt, int rank, const int6
 static int read_opset(importer *im, const Onnx__ModelProto *m) {
   int64_t v = -1;
   for (size_t i = 0; i < m->n_opset_import; i++)
-    if (default_domain(m->opset_import[i]->domain) && m->opset_import[i]->has_version)
+    if (glow_onnx_default_domain(m->opset_import[i]->domain) && m->opset_import[i]->has_version)
       v = m->opset_import[i]->version;
   /* A model of other domains only (e.g. training ops) goes on, so its nodes are reported. */
   for (size_t i = 0; v < 0 && i < m->graph->n_node; i++)
-    if (default_domain(m->graph->node[i]->domain))
+    if (glow_onnx_default_domain(m->graph->node[i]->domain))
       return err(im, "the model imports no default-domain (ai.onnx) opset");
   /* Ops check their own version-dependent semantics, so old opsets (the node
    * tests still use 1 and 6 for ops unchanged since) are accepted too. */
@@ -432,7 +405,7 @@ static void define_node_outputs(importer *im) {
       glow_sb_printf(&name, "%s_%zu", np->op_type && *np->op_type ? np->op_type : "node", i);
     p->name = name.s;
     p->op = GLOW_OP_COUNT;
-    p->konst = default_domain(np->domain) && !strcmp(str(np->op_type), "Constant");
+    p->konst = glow_onnx_default_domain(np->domain) && !strcmp(str(np->op_type), "Constant");
     p->nout = (int)np->n_output;
     p->out = glow_xmalloc(sizeof(int) * (np->n_output + 1));
     for (size_t k = 0; k < np->n_output; k++) {
@@ -469,10 +442,10 @@ static void resolve_node(importer *im, size_t i) {
     return;
   if (!*op_type) {
     node_err(im, i, "node has no op_type");
-  } else if (!domain_ok(np->domain, op_type) || (p->op = glow_op_from_onnx(op_type)) == GLOW_OP_COUNT) {
+  } else if (!glow_onnx_domain_ok(np->domain, op_type) || (p->op = glow_op_from_onnx(op_type)) == GLOW_OP_COUNT) {
     glow_strbuf where = {0}, why = {0};
     glow_sb_printf(&where, "%s:%s", im->path, p->name);
-    domain_why(np->domain, op_type, &why);
+    glow_onnx_domain_why(np->domain, op_type, &why);
     glow_error(where.s, "unsupported op '%s' (domain %s)%s", op_type, *str(np->domain) ? np->domain : "ai.onnx",
                why.s ? why.s : "");
     glow_sb_free(&where);

@@ -274,10 +274,7 @@ static int rewrite_conv(qctx *c, glow_node *n) {
   int in[9] = {xq, c->qv[n->in[0]].scale_id, c->qv[n->in[0]].zp_id, wq_id, ws_id, wz_id,
                c->qv[y].scale_id, c->qv[y].zp_id, b_id};
   int id = glow_node_add(g, op_named("QLinearConv"), n->name, b_id >= 0 ? 9 : 8, in, 1, &q);
-  g->nodes[id].attrs = n->attrs;
-  g->nodes[id].nattr = n->nattr;
-  n->attrs = NULL;
-  n->nattr = 0;
+  move_attrs(g, id, n);
   dequantize_into(c, q, y);
   return 1;
 }
