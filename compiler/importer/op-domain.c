@@ -5,7 +5,8 @@
 
 #include "glowc.h"
 
-static const char *const ms_ops[] = {"QLinearAdd", "QLinearAveragePool", "QLinearGlobalAveragePool", "QLinearMul"};
+static const char *const ms_ops[] = {"QLinearAdd", "QLinearAveragePool", "QLinearConcat", "QLinearGlobalAveragePool",
+                                     "QLinearMul"};
 enum { NMS = sizeof ms_ops / sizeof ms_ops[0] };
 
 static int ms_op(const char *op) {

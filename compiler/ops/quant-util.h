@@ -54,6 +54,11 @@ static inline int64_t glow_q_sign_flags(glow_dtype x, glow_dtype w, glow_dtype y
 int glow_q_check_param(const glow_graph *g, const glow_node *n, int i, const char *what, int f32, glow_dtype zdt,
                        int64_t count);
 
+/* quant-concat.c */
+/* QLinearConcat's parts at most: a kernel call carries 64 tensors, Y, its two
+ * parameters and three per part. */
+#define GLOW_Q_CONCAT_MAX_PARTS 20
+
 /* quant-pool.c */
 /* Why QLinearAveragePool refuses the attributes of n (a QLinearAveragePool or
  * AveragePool node) with window w, as ONNX Runtime would run them

@@ -38,4 +38,5 @@ set(GLOWC_OP_SOURCES
   # quant: ir/ops-quant.def
   ops/quant-linear.c
   ops/quant-pool.c
+  ops/quant-concat.c
 )

@@ -17,6 +17,7 @@ os.makedirs(work, exist_ok=True)
 BINARY = ["a", "s", "z", "a", "s", "z", "s", "z"]
 POOL = ["a", "s", "z", "s", "z"]
 OPS = {"QLinearAdd": (BINARY, {}), "QLinearAveragePool": (POOL, {"kernel_shape": [2, 2]}),
+       "QLinearConcat": (["s", "z", "a", "s", "z", "a", "s", "z"], {"axis": 1}),
        "QLinearGlobalAveragePool": (POOL, {"channels_last": 0}), "QLinearMul": (BINARY, {}),
        "QLinearSigmoid": (POOL, {})}
 ACCEPTED = [op for op in OPS if op != "QLinearSigmoid"]  # in the order the message lists them

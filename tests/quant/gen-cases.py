@@ -5,8 +5,8 @@
 
 Writes <out_dir>/<case>/model.onnx and test_data_set_0/{input,output}_N.pb for QLinearConv,
 QLinearMatMul, QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, int8 MaxPool and com.microsoft's
-QLinearAdd and QLinearMul (plain and broadcast), QLinearGlobalAveragePool and QLinearAveragePool
-(pads, ceil_mode, count_include_pad, auto_pad, 1-D to 3-D): non-trivial zero
+QLinearAdd and QLinearMul (plain and broadcast), QLinearConcat, QLinearGlobalAveragePool and
+QLinearAveragePool (pads, ceil_mode, count_include_pad, auto_pad, 1-D to 3-D): non-trivial zero
 points, per-channel scales and zero points, every int8/uint8 combination, groups, strides,
 dilations, padding, channel counts and reduction lengths that are not multiples of 4 or 16.
 Weights are initializers (constants, as in real models), so the kernels' fast paths run.
@@ -278,6 +278,29 @@ def qgap_case(out, name, dt, x_shape):
     save(out, name, [node], [("x", x)], [("y", y)], inits, [("x", x)], [("y", y)], 13, ms=True)
 
 
+def qconcat_case(out, name, dt, shapes, axis, same=(), half=()):
+    """com.microsoft QLinearConcat as ONNX Runtime computes it: every part requantized to Y's
+    parameters, QuantizeLinear of the dequantized value in float32,
+    y = saturate(rint((x_scale * (x - x_zp)) / y_scale) + y_zp); parts listed in `same` take Y's
+    scale and zero point (ONNX Runtime copies them), parts in `half` half its scale (ties)."""
+    lo, hi = qrange(dt)
+    ys, yz = F32(RNG.uniform(0.02, 0.1)), rand_q(dt, ())
+    names, inits, inputs, parts = ["y_scale", "y_zero_point"], [("y_scale", np.array(ys)), ("y_zero_point", yz)], [], []
+    for k, shape in enumerate(shapes):
+        x = rand_q(dt, shape)
+        xs, xz = (ys, yz) if k in same else (F32(RNG.uniform(0.01, 0.15)), rand_q(dt, ()))
+        xs = F32(ys / F32(2)) if k in half else xs
+        v = F32(xs) * (x.astype(np.int32) - int(xz)).astype(F32)
+        q = np.clip((v / F32(ys)).astype(F32), F32(lo - int(yz)), F32(hi - int(yz)))
+        parts.append((np.rint(q).astype(np.int32) + int(yz)).astype(dt))
+        names += ["x%d" % k, "x%d_scale" % k, "x%d_zero_point" % k]
+        inits += [("x%d_scale" % k, np.array(xs, F32)), ("x%d_zero_point" % k, xz)]
+        inputs.append(("x%d" % k, x))
+    y = np.concatenate(parts, axis=axis)
+    node = helper.make_node("QLinearConcat", names, ["y"], axis=axis, domain="com.microsoft")
+    save(out, name, [node], inputs, [("y", y)], inits, inputs, [("y", y)], 13, ms=True)
+
+
 def pool_geometry(in_dims, kernel, strides, pads, ceil_mode, auto_pad):
     """Output extents and (begin, end) pads of a pool, as ONNX AveragePool: a ceil_mode window that
     would start in the end padding is dropped; SAME_* pads as (out - 1) * stride + kernel - in."""
@@ -421,6 +444,10 @@ def main():
     # scales whose products round differently: the integer product first (as ONNX Runtime's
     # kernels), not the dequantized values' product, decides near-ties
     qbinary_case(out, "qmul_s8_int_product", "QLinearMul", i8, (4, 650), (4, 650), scales=(0.1, 0.1, 0.4))
+    qconcat_case(out, "qconcat_u8_channels", u8, [(1, 3, 5, 7), (1, 8, 5, 7), (1, 1, 5, 7)], 1)
+    qconcat_case(out, "qconcat_s8_last_axis", i8, [(2, 3, 17), (2, 3, 40)], -1, same=(1,))
+    qconcat_case(out, "qconcat_u8_axis0_same", u8, [(4, 6), (2, 6), (3, 6)], 0, same=(0, 2))
+    qconcat_case(out, "qconcat_s8_ties", i8, [(2, 300), (2, 100)], 1, half=(0,))  # halves: round half to even
 
 
 if __name__ == "__main__":

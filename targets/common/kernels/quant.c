@@ -1,4 +1,5 @@
-/* QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearAdd, QLinearMul, QLinearGlobalAveragePool.
+/* QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearAdd, QLinearMul, QLinearGlobalAveragePool,
+ * QLinearConcat.
  * Common params: outer, ext, inner: the tensor as outer x ext x inner, the
  * scale and zero point of element (o, a, i) being scale[a] and zp[a] (ext is 1
  * for per-tensor parameters). */
@@ -145,5 +146,41 @@ GLOW_KERNEL(qlinear_global_avgpool_q8) {
     for (int64_t i = 0; i < size; i++)
       acc += glow_q_get(x, i, sgn);
     y[c] = glow_q_saturate((float)acc * m, zy, sgn);
+  }
+}
+
+/* QLinearConcat (compiler/ops/quant-concat.c): each part requantized to Y's
+ * parameters, y = saturate(round((x_scale * (x - x_zp)) / y_scale) + y_zp)
+ * (what ONNX Runtime's 256-entry tables hold; computed, the rows vectorize),
+ * or copied where its parameters are Y's (the same bytes).
+ * t: Y, Y_scale, Y_zp, then X, X_scale, X_zp per part (zero points may be NULL);
+ * p: k, outer, len[k] (elements each part adds to an output row), signed */
+static inline void glow_q_requant_row(uint8_t *restrict y, const uint8_t *restrict x, int64_t len, float xs,
+                                      int32_t zx, float ys, int32_t zy, int sgn) {
+  for (int64_t e = 0; e < len; e++) {
+    float v = xs * (float)(glow_q_get(x, e, sgn) - zx);
+    y[e] = glow_q_saturate(v / ys, zy, sgn);
+  }
+}
+
+GLOW_KERNEL(qlinear_concat_q8) {
+  uint8_t *y = t[0];
+  int64_t k = p[0], outer = p[1], row = 0, at = 0;
+  const int64_t *len = p + 2;
+  int sgn = (int)p[2 + k];
+  float ys = *(const float *)t[1];
+  int32_t zy = glow_q_zero(t[2], 0, sgn);
+  for (int64_t j = 0; j < k; j++)
+    row += len[j];
+  for (int64_t j = 0; j < k; at += len[j], j++) {
+    const uint8_t *x = t[3 + 3 * j];
+    float xs = *(const float *)t[4 + 3 * j];
+    int32_t zx = glow_q_zero(t[5 + 3 * j], 0, sgn);
+    for (int64_t a = 0; a < outer; a++)
+      if (xs == ys && zx == zy)
+        for (int64_t e = 0; e < len[j]; e++)
+          y[a * row + at + e] = x[a * len[j] + e];
+      else
+        glow_q_requant_row(y + a * row + at, x + a * len[j], len[j], xs, zx, ys, zy, sgn);
   }
 }
