@@ -448,6 +448,7 @@ def main():
     qconcat_case(out, "qconcat_s8_last_axis", i8, [(2, 3, 17), (2, 3, 40)], -1, same=(1,))
     qconcat_case(out, "qconcat_u8_axis0_same", u8, [(4, 6), (2, 6), (3, 6)], 0, same=(0, 2))
     qconcat_case(out, "qconcat_s8_ties", i8, [(2, 300), (2, 100)], 1, half=(0,))  # halves: round half to even
+    maxpool_case(out, "maxpool_i8_wide_rows", i8, (1, 4, 6, 70), (2, 3), (1, 2), (0, 1, 1, 0))  # rows of 35 outputs
 
 
 if __name__ == "__main__":
