@@ -9,6 +9,7 @@
  *   Mul, one input quantized     -> QLinearMul (com.microsoft), the output's range
  *   GlobalAveragePool of one     -> QLinearGlobalAveragePool (com.microsoft)
  *   AveragePool of one           -> QLinearAveragePool (com.microsoft), where it averages alike
+ *   Concat, one input quantized  -> QLinearConcat (com.microsoft), the output's range
  * each followed by a DequantizeLinear that gives float consumers the original
  * value. A Conv, Add or Mul whose only consumer is a Relu (or a Relu6-style Clip) takes its
  * range: int8 saturation at the zero point (and at the top) is the activation,
@@ -418,6 +419,41 @@ static int rewrite_binary(qctx *c, glow_node *n) {
   return 1;
 }
 
+/* Concat of float values, one or more int8 and the others int8 or profiled ->
+ * QLinearConcat (com.microsoft): every part requantized to the output's range
+ * from the profile. */
+static int rewrite_concat(qctx *c, glow_node *n) {
+  glow_graph *g = c->g;
+  int y = n->out[0], twin = 0, xq[GLOW_Q_CONCAT_MAX_PARTS], in[2 + 3 * GLOW_Q_CONCAT_MAX_PARTS];
+  if (n->nin > GLOW_Q_CONCAT_MAX_PARTS || !glow_profile_find(c->p, g->vals[y].name))
+    return 0;
+  for (int k = 0; k < n->nin; k++) {
+    if (!quantizable(c, n->in[k]))
+      return 0;
+    twin |= n->in[k] < c->nqv && c->qv[n->in[k]].q >= 0;
+  }
+  if (!twin)
+    return 0;
+  for (int k = 0; k < n->nin; k++)
+    if ((xq[k] = quantized(c, n->in[k])) < 0)
+      return -1;
+  if (params_of(c, y))
+    return -1;
+  params_consts(c, y);
+  in[0] = c->qv[y].scale_id;
+  in[1] = c->qv[y].zp_id;
+  for (int k = 0; k < n->nin; k++) {
+    params_consts(c, n->in[k]);
+    in[2 + 3 * k] = xq[k];
+    in[3 + 3 * k] = c->qv[n->in[k]].scale_id;
+    in[4 + 3 * k] = c->qv[n->in[k]].zp_id;
+  }
+  int q = output_for(c, y);
+  move_attrs(g, glow_node_add(g, GLOW_OP_QLINEAR_CONCAT, n->name, 2 + 3 * n->nin, in, 1, &q), n);
+  dequantize_into(c, q, y);
+  return 1;
+}
+
 /* AveragePool whose QLinearAveragePool computes the same average (up to rounding):
  * attributes it takes, and with count_include_pad no window reaching past the
  * padding (ONNX Runtime divides by the kernel's size there, AveragePool by the
@@ -506,6 +542,8 @@ int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_op
         rc = rewrite_binary(&c, n);
       else if (n->op == GLOW_OP_GLOBAL_AVERAGE_POOL || n->op == GLOW_OP_AVERAGE_POOL)
         rc = rewrite_avgpool(&c, n);
+      else if (n->op == GLOW_OP_CONCAT)
+        rc = rewrite_concat(&c, n);
     }
     if (rc == 0 && !n->dead)
       keep_node(g, n);

@@ -4,8 +4,9 @@
     /usr/bin/python3 tests/quant/gen-pass-model.py <out.onnx>
 
 input float[1,3,32,32] -> Conv 3x3 -> Relu -> AveragePool 3x3/2 (pads, ceil_mode) -> two Convs,
-their product (Mul), plus the pool (Add) -> AveragePool 2x2/2 (count_include_pad) ->
-Reshape -> Transpose -> Unsqueeze -> Squeeze -> Flatten -> Gemm -> Mul 0.5 -> output float[1,10].
+their product (Mul), plus the pool (Add), beside one Conv's output (Concat) -> AveragePool 2x2/2
+(count_include_pad) -> Reshape -> Transpose -> Unsqueeze -> Squeeze -> Flatten -> Gemm -> Mul 0.5
+-> output float[1,10].
 Random weights with a fixed seed (He-scaled, so activations keep their size): two runs
 write the same bytes. tests/accuracy/run-cosine.sh quantizes it from a profile.
 """
@@ -29,8 +30,8 @@ def ints(name, values):
 
 def main():
     inits = [weight("w1", (16, 3, 3, 3)), weight("w2", (16, 16, 3, 3)), weight("w3", (16, 16, 1, 1)),
-             weight("fc_w", (10, 1024)), numpy_helper.from_array(np.zeros(10, np.float32) + 0.1, "fc_b"),
-             ints("shape", [1, 16, 64]), ints("axes", [1]), numpy_helper.from_array(np.float32(0.5), "half")]
+             weight("fc_w", (10, 2048)), numpy_helper.from_array(np.zeros(10, np.float32) + 0.1, "fc_b"),
+             ints("shape", [1, 32, 64]), ints("axes", [1]), numpy_helper.from_array(np.float32(0.5), "half")]
     node = helper.make_node
     nodes = [
         node("Conv", ["input", "w1"], ["c1"], pads=[1, 1, 1, 1], name="conv1"),
@@ -42,8 +43,9 @@ def main():
         node("Conv", ["p1", "w3"], ["c3"], name="conv3"),
         node("Mul", ["r2", "c3"], ["m"], name="mul"),
         node("Add", ["m", "p1"], ["a"], name="add"),
-        node("AveragePool", ["a"], ["p2"], kernel_shape=[2, 2], strides=[2, 2], count_include_pad=1,
-             name="pool2"),  # 8 x 8
+        node("Concat", ["a", "r2"], ["cat"], axis=1, name="concat"),
+        node("AveragePool", ["cat"], ["p2"], kernel_shape=[2, 2], strides=[2, 2], count_include_pad=1,
+             name="pool2"),  # 32 x 8 x 8
         node("Reshape", ["p2", "shape"], ["rs"], name="reshape"),
         node("Transpose", ["rs"], ["t"], perm=[0, 2, 1], name="transpose"),
         node("Unsqueeze", ["t", "axes"], ["u"], name="unsqueeze"),
