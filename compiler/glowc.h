@@ -261,6 +261,16 @@ glow_graph *glow_import_onnx(const char *path, const glow_import_options *o);
 /* The same from bytes in memory; `path` only names them in messages. */
 glow_graph *glow_import_onnx_bytes(const void *data, size_t size, const char *path, const glow_import_options *o);
 
+/* importer/op-domain.c: the domain an op is taken from */
+/* Whether d is the default domain: NULL, "" or "ai.onnx". */
+int glow_onnx_default_domain(const char *d);
+/* Whether op (an op_type) is taken from domain d: the com.microsoft ops glowc
+ * runs only from com.microsoft, every other op only from the default domain. */
+int glow_onnx_domain_ok(const char *d, const char *op);
+/* Appends to why the reason op from d is refused, for a message (nothing when
+ * the domain is not the reason). */
+void glow_onnx_domain_why(const char *d, const char *op, glow_strbuf *why);
+
 /* importer/tensor-pb.c: a serialized TensorProto (the conformance suite's .pb files) */
 int glow_tensor_pb_load(const char *path, glow_dtype *dt, int *rank, int64_t *dims, void **data, char **name);
 int glow_tensor_pb_parse(const void *bytes, size_t size, const char *path, glow_dtype *dt, int *rank, int64_t *dims,

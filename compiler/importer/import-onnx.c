@@ -29,14 +29,6 @@ typedef struct {
 
 static const char *str(const char *s) { return s ? s : ""; }
 
-static int default_domain(const char *d) { return !d || !*d || !strcmp(d, "ai.onnx"); }
-
-/* The com.microsoft (ONNX Runtime contrib) ops glowc runs: they are taken only
- * from that domain, and no other op of it is. */
-static int ms_op(const char *op) { return !strcmp(op, "QLinearAdd") || !strcmp(op, "QLinearGlobalAveragePool"); }
-static int ms_domain(const char *d) { return d && !strcmp(d, "com.microsoft"); }
-static int domain_ok(const char *d, const char *op) { return ms_op(op) ? ms_domain(d) : default_domain(d); }
-
 static char *vfmt(const char *fmt, va_list ap) {
   va_list cp;
   va_copy(cp, ap);
@@ -116,11 +108,11 @@ static void set_const(glow_graph *g, int id, glow_dtype dt, int rank, const int6
 static int read_opset(importer *im, const Onnx__ModelProto *m) {
   int64_t v = -1;
   for (size_t i = 0; i < m->n_opset_import; i++)
-    if (default_domain(m->opset_import[i]->domain) && m->opset_import[i]->has_version)
+    if (glow_onnx_default_domain(m->opset_import[i]->domain) && m->opset_import[i]->has_version)
       v = m->opset_import[i]->version;
   /* A model of other domains only (e.g. training ops) goes on, so its nodes are reported. */
   for (size_t i = 0; v < 0 && i < m->graph->n_node; i++)
-    if (default_domain(m->graph->node[i]->domain))
+    if (glow_onnx_default_domain(m->graph->node[i]->domain))
       return err(im, "the model imports no default-domain (ai.onnx) opset");
   /* Ops check their own version-dependent semantics, so old opsets (the node
    * tests still use 1 and 6 for ops unchanged since) are accepted too. */
@@ -417,7 +409,7 @@ static void define_node_outputs(importer *im) {
       glow_sb_printf(&name, "%s_%zu", np->op_type && *np->op_type ? np->op_type : "node", i);
     p->name = name.s;
     p->op = GLOW_OP_COUNT;
-    p->konst = default_domain(np->domain) && !strcmp(str(np->op_type), "Constant");
+    p->konst = glow_onnx_default_domain(np->domain) && !strcmp(str(np->op_type), "Constant");
     p->nout = (int)np->n_output;
     p->out = glow_xmalloc(sizeof(int) * (np->n_output + 1));
     for (size_t k = 0; k < np->n_output; k++) {
@@ -454,13 +446,14 @@ static void resolve_node(importer *im, size_t i) {
     return;
   if (!*op_type) {
     node_err(im, i, "node has no op_type");
-  } else if (!domain_ok(np->domain, op_type) || (p->op = glow_op_from_onnx(op_type)) == GLOW_OP_COUNT) {
-    glow_strbuf where = {0};
+  } else if (!glow_onnx_domain_ok(np->domain, op_type) || (p->op = glow_op_from_onnx(op_type)) == GLOW_OP_COUNT) {
+    glow_strbuf where = {0}, why = {0};
     glow_sb_printf(&where, "%s:%s", im->path, p->name);
+    glow_onnx_domain_why(np->domain, op_type, &why);
     glow_error(where.s, "unsupported op '%s' (domain %s)%s", op_type, *str(np->domain) ? np->domain : "ai.onnx",
-               ms_domain(np->domain) ? ": of com.microsoft, only QLinearAdd and QLinearGlobalAveragePool are supported"
-               : ms_op(op_type) ? ": it is a com.microsoft op" : "");
+               why.s ? why.s : "");
     glow_sb_free(&where);
+    glow_sb_free(&why);
   } else {
     info = glow_op_get(p->op);
     char a[48], b[48];

@@ -53,9 +53,8 @@ static int infer_pool(glow_graph *g, glow_node *n) {
   if (pool_get(g, n, &w))
     return -1;
   const glow_value *x = glow_in(g, n, 0);
-  int64_t dims[5] = {x->dims[0], x->dims[1]};
-  for (int i = 0; i < w.nsp; i++)
-    dims[2 + i] = w.out[i];
+  int64_t dims[5];
+  glow_nn_win_out_dims(x, &w, dims);
   glow_value_set_shape(glow_out(g, n, 0), x->dt, x->rank, dims);
   if (n->nout > 1 && n->out[1] >= 0)
     glow_value_set_shape(glow_out(g, n, 1), GLOW_DT_I64, x->rank, dims);

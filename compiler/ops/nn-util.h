@@ -26,6 +26,8 @@ int glow_nn_win_get_transposed(const glow_graph *g, const glow_node *n, const gl
                                glow_nn_win *w);
 /* Appends in[3], out[3], k[3], s[3], d[3], pb[3], pe[3] (right-aligned to 3 axes). */
 void glow_nn_win_params(const glow_nn_win *w, glow_kcall *kc);
+/* The shape of a pool's output: x's N and C, then w's output extents (x->rank values). */
+void glow_nn_win_out_dims(const glow_value *x, const glow_nn_win *w, int64_t *dims);
 /* Row-major offset of spatial position pos[nsp] in an extent ext[nsp]. */
 int64_t glow_nn_win_offset(int nsp, const int64_t *ext, const int64_t *pos);
 /* Advances a spatial multi-index over ext; returns 0 after wrapping around. */

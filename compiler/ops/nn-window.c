@@ -155,6 +155,13 @@ void glow_nn_win_params(const glow_nn_win *w, glow_kcall *kc) {
     }
 }
 
+void glow_nn_win_out_dims(const glow_value *x, const glow_nn_win *w, int64_t *dims) {
+  dims[0] = x->dims[0];
+  dims[1] = x->dims[1];
+  for (int i = 0; i < w->nsp; i++)
+    dims[2 + i] = w->out[i];
+}
+
 int64_t glow_nn_win_offset(int nsp, const int64_t *ext, const int64_t *pos) {
   int64_t o = 0;
   for (int i = 0; i < nsp; i++)

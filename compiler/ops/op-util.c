@@ -57,6 +57,13 @@ void glow_broadcast_strides(const glow_value *v, int r, const int64_t *dims, int
   (void)dims;
 }
 
+int64_t glow_extent(const glow_value *v, int from, int to) {
+  int64_t e = 1;
+  for (int d = from; d < to; d++)
+    e *= v->dims[d];
+  return e;
+}
+
 int glow_norm_axis(const glow_graph *g, const glow_node *n, int64_t axis, int rank) {
   int64_t a = axis < 0 ? axis + rank : axis;
   if (a < 0 || a >= (rank ? rank : 1))

@@ -21,6 +21,8 @@ int glow_broadcast_shape(const glow_graph *g, const glow_node *n, int64_t *out_d
 void glow_broadcast_strides(const glow_value *v, int r, const int64_t *dims, int64_t *strides);
 /* Dense row-major strides. */
 void glow_dense_strides(int rank, const int64_t *dims, int64_t *strides);
+/* The product of v's dims from axis `from` up to (not including) `to`. */
+int64_t glow_extent(const glow_value *v, int from, int to);
 /* Normalizes a possibly negative axis against rank; -1 after an error. */
 int glow_norm_axis(const glow_graph *g, const glow_node *n, int64_t axis, int rank);
 /* Reads constant integer input `idx` (a shape, axes, pads, ...) into v[cap]; returns the count.

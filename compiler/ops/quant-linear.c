@@ -1,7 +1,8 @@
 /* QuantizeLinear, DequantizeLinear (opsets 10 and 13: per tensor, or per
  * slice of one axis), DynamicQuantizeLinear and com.microsoft's QLinearAdd
- * and QLinearGlobalAveragePool; all but DynamicQuantizeLinear on int16 too
- * (Int16 quantization: int16 zero points, int64 sums). Kernels:
+ * and QLinearMul (its pools are in quant-pool.c); all but DynamicQuantizeLinear
+ * and QLinearMul on int16 too (Int16 quantization: int16 zero points, int64
+ * sums). Kernels:
  * targets/common/kernels/quant.c, with p = outer, axis extent, inner (the
  * scale of element i is scale[(i / inner) % extent]; 1, 1, numel per tensor). */
 #include <math.h>
@@ -221,29 +222,38 @@ static int lower_dynamic_quantize(const glow_graph *g, const glow_node *n, glow_
 const glow_op_info glow_op_DYNAMIC_QUANTIZE_LINEAR = {"DynamicQuantizeLinear", 1, 1, 1, 3, infer_dynamic_quantize,
                                                       eval_dynamic_quantize, lower_dynamic_quantize};
 
-/* ---- QLinearAdd (com.microsoft): C = A + B with numpy broadcasting, all of
- * one dtype (uint8 or int8), per-tensor parameters. As ONNX Runtime's
- * reference (MlasQLinearAddKernelRawHelper), in float32:
+/* ---- QLinearAdd and QLinearMul (com.microsoft): C = A + B, C = A * B, with
+ * numpy broadcasting, all of one dtype (uint8 or int8), per-tensor parameters.
+ * QLinearAdd as ONNX Runtime's reference (MlasQLinearAddKernelRawHelper), in
+ * float32:
  *   va = A_scale * (a - A_zp), vb = B_scale * (b - B_zp),
  *   c = saturate(round_half_even((va + vb) / C_scale) + C_zp)
- * (separate products: no fused multiply-add). ---- */
+ * (separate products: no fused multiply-add).
+ * QLinearMul as ONNX Runtime's kernels for x86 (SSE2) and Arm64 (NEON)
+ * compute it (MlasQLinearMulKernel, mlas/lib/qlmul.cpp): the exact int32
+ * product p = (a - A_zp) * (b - B_zp), then in float32, with
+ * m = (A_scale * B_scale) / C_scale,
+ *   c = saturate(round_half_even((float)p * m + C_zp))
+ * (the product and the sum rounded separately; MLAS's portable C++ fallback,
+ * which no mainstream target uses, dequantizes A and B first instead). ---- */
 
 /* Inputs: A, A_scale, A_zp, B, B_scale, B_zp, C_scale, C_zp (zero points optional). */
-static int qadd_check(const glow_graph *g, const glow_node *n) {
+static int qbinary_check(const glow_graph *g, const glow_node *n) {
   static const char *const names[] = {NULL, "A_scale", "A_zero_point", NULL, "B_scale", "B_zero_point", "C_scale",
                                       "C_zero_point"};
   const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 3);
-  if (!glow_q_is_quant(a->dt) || b->dt != a->dt)
-    return glow_node_error(g, n, "A and B must both be uint8, both int8 or both int16 (A is %s, B %s)",
-                           glow_dtype_name(a->dt), glow_dtype_name(b->dt));
+  int mul = n->op == GLOW_OP_QLINEAR_MUL; /* QLinearMul: 8 bits only */
+  if (!(mul ? glow_q_is_8bit(a->dt) : glow_q_is_quant(a->dt)) || b->dt != a->dt)
+    return glow_node_error(g, n, "A and B must both be uint8, both int8%s (A is %s, B %s)",
+                           mul ? "" : " or both int16", glow_dtype_name(a->dt), glow_dtype_name(b->dt));
   for (int i = 1; i < 8; i++)
     if (i != 3 && glow_q_check_param(g, n, i, names[i], i == 1 || i == 4 || i == 6, a->dt, 1))
       return -1;
   return 0;
 }
 
-static int infer_qadd(glow_graph *g, glow_node *n) {
-  if (qadd_check(g, n))
+static int infer_qbinary(glow_graph *g, glow_node *n) {
+  if (qbinary_check(g, n))
     return -1;
   const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 3);
   int r = a->rank > b->rank ? a->rank : b->rank;
@@ -262,11 +272,12 @@ static int infer_qadd(glow_graph *g, glow_node *n) {
   return 0;
 }
 
-static int eval_qadd(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
-  if (qadd_check(g, n))
+static int eval_qbinary(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  if (qbinary_check(g, n))
     return -1;
   glow_dtype dt = glow_in(g, n, 0)->dt;
-  float sa = *(const float *)ins[1], sb = *(const float *)ins[4], sc = *(const float *)ins[6];
+  int mul = n->op == GLOW_OP_QLINEAR_MUL;
+  float sa = *(const float *)ins[1], sb = *(const float *)ins[4], sc = *(const float *)ins[6], m = sa * sb / sc;
   int32_t za = glow_q_zero(glow_in(g, n, 2), ins[2], 0), zb = glow_q_zero(glow_in(g, n, 5), ins[5], 0);
   int32_t zc = glow_q_zero(glow_in(g, n, 7), ins[7], 0), lo, hi;
   glow_q_range(dt, &lo, &hi);
@@ -274,21 +285,30 @@ static int eval_qadd(const glow_graph *g, const glow_node *n, void *const *outs,
   glow_ew_iter_init(&ia, g, n, 0, 1);
   glow_ew_iter_init(&ib, g, n, 3, 1);
   for (int64_t i = 0, e = glow_value_numel(glow_out(g, n, 0)); i < e; i++) {
-    float va = sa * (float)((int32_t)glow_elem_geti(dt, ins[0], ia.off[0]) - za);
-    float vb = sb * (float)((int32_t)glow_elem_geti(dt, ins[3], ib.off[0]) - zb);
-    float v = va + vb;
-    glow_elem_seti(dt, outs[0], i, glow_q_saturate(v / sc, zc, lo, hi));
+    int32_t a = (int32_t)glow_elem_geti(dt, ins[0], ia.off[0]) - za;
+    int32_t b = (int32_t)glow_elem_geti(dt, ins[3], ib.off[0]) - zb;
+    if (mul) {
+      float v = (float)(a * b) * m;
+      v = v + (float)zc;
+      glow_elem_seti(dt, outs[0], i, glow_q_saturate(v, 0, lo, hi));
+    } else {
+      float va = sa * (float)a;
+      float vb = sb * (float)b;
+      float v = va + vb;
+      glow_elem_seti(dt, outs[0], i, glow_q_saturate(v / sc, zc, lo, hi));
+    }
     glow_ew_iter_next(&ia);
     glow_ew_iter_next(&ib);
   }
   return 0;
 }
 
-static int lower_qadd(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
+static int lower_qbinary(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   static const int ab[] = {0, 3}, params[] = {1, 2, 4, 5, 6, 7};
-  if (qadd_check(g, n))
+  if (qbinary_check(g, n))
     return -1;
-  glow_kcall_init(kc, "glow_k_qlinear_add_%s", glow_in(g, n, 0)->dt == GLOW_DT_I16 ? "q16" : "q8");
+  glow_kcall_init(kc, n->op == GLOW_OP_QLINEAR_MUL ? "glow_k_qlinear_mul_q8" : "glow_k_qlinear_add_%s",
+                  glow_in(g, n, 0)->dt == GLOW_DT_I16 ? "q16" : "q8");
   if (glow_ew_lower_bcast_ins(g, n, kc, ab, 2))
     return -1;
   for (int i = 0; i < 6; i++)
@@ -297,74 +317,5 @@ static int lower_qadd(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   return 0;
 }
 
-const glow_op_info glow_op_QLINEAR_ADD = {"QLinearAdd", 7, 8, 1, 1, infer_qadd, eval_qadd, lower_qadd};
-
-/* ---- QLinearGlobalAveragePool (com.microsoft, channels_last=0): the mean of
- * each N x C plane, as ONNX Runtime (MlasQLinearGlobalAveragePoolNchw):
- * acc = sum(x) - x_zp * S over the S elements, m = x_scale / (y_scale * S) in
- * float32, y = saturate(round_half_even((float)acc * m) + y_zp). ---- */
-
-/* Inputs: X, x_scale, x_zp, y_scale, y_zp (zero points optional). */
-static int qgap_check(const glow_graph *g, const glow_node *n, int64_t *planes, int64_t *size) {
-  const glow_value *x = glow_in(g, n, 0);
-  if (glow_attr_int(n, "channels_last", 0) != 0)
-    return glow_node_error(g, n, "channels_last=%lld is not supported (only 0)",
-                           (long long)glow_attr_int(n, "channels_last", 0));
-  if (!glow_q_is_quant(x->dt) || x->rank < 3)
-    return glow_node_error(g, n, "X must be uint8, int8 or int16 of rank 3 or more (N x C x spatial), not %s",
-                           glow_dtype_name(x->dt));
-  if (glow_q_check_param(g, n, 1, "x_scale", 1, GLOW_DT_UNDEF, 1) ||
-      glow_q_check_param(g, n, 2, "x_zero_point", 0, x->dt, 1) ||
-      glow_q_check_param(g, n, 3, "y_scale", 1, GLOW_DT_UNDEF, 1) ||
-      glow_q_check_param(g, n, 4, "y_zero_point", 0, x->dt, 1))
-    return -1;
-  *planes = x->dims[0] * x->dims[1];
-  *size = glow_value_numel(x) / (*planes ? *planes : 1);
-  if (*size >= (1 << 23))
-    return glow_node_error(g, n, "planes of %lld elements: at most 2^23 - 1 are supported", (long long)*size);
-  return 0;
-}
-
-static int infer_qgap(glow_graph *g, glow_node *n) {
-  int64_t planes, size, dims[GLOW_MAX_RANK];
-  if (qgap_check(g, n, &planes, &size))
-    return -1;
-  const glow_value *x = glow_in(g, n, 0);
-  for (int d = 0; d < x->rank; d++)
-    dims[d] = d < 2 ? x->dims[d] : 1;
-  glow_value_set_shape(glow_out(g, n, 0), x->dt, x->rank, dims);
-  return 0;
-}
-
-static int eval_qgap(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
-  int64_t planes, size;
-  if (qgap_check(g, n, &planes, &size))
-    return -1;
-  glow_dtype dt = glow_in(g, n, 0)->dt;
-  int32_t zx = glow_q_zero(glow_in(g, n, 2), ins[2], 0), zy = glow_q_zero(glow_in(g, n, 4), ins[4], 0), lo, hi;
-  float m = *(const float *)ins[1] / (*(const float *)ins[3] * (float)size);
-  glow_q_range(dt, &lo, &hi);
-  for (int64_t c = 0; c < planes; c++) {
-    int64_t acc = -(int64_t)zx * size; /* fits int32 for 8 bits, as the kernel's sum */
-    for (int64_t i = 0; i < size; i++)
-      acc += glow_elem_geti(dt, ins[0], c * size + i);
-    glow_elem_seti(dt, outs[0], c, glow_q_saturate((float)acc * m, zy, lo, hi));
-  }
-  return 0;
-}
-
-static int lower_qgap(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
-  int64_t p[3];
-  if (qgap_check(g, n, &p[0], &p[1]))
-    return -1;
-  p[2] = glow_in(g, n, 0)->dt == GLOW_DT_I8;
-  glow_kcall_init(kc, "glow_k_qlinear_global_avgpool_%s", glow_in(g, n, 0)->dt == GLOW_DT_I16 ? "q16" : "q8");
-  glow_kcall_tensor(kc, n->out[0]);
-  for (int i = 0; i < 5; i++)
-    glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
-  glow_kcall_params(kc, 3, p);
-  return 0;
-}
-
-const glow_op_info glow_op_QLINEAR_GLOBAL_AVERAGE_POOL = {"QLinearGlobalAveragePool", 4, 5, 1, 1, infer_qgap,
-                                                          eval_qgap, lower_qgap};
+const glow_op_info glow_op_QLINEAR_ADD = {"QLinearAdd", 7, 8, 1, 1, infer_qbinary, eval_qbinary, lower_qbinary};
+const glow_op_info glow_op_QLINEAR_MUL = {"QLinearMul", 7, 8, 1, 1, infer_qbinary, eval_qbinary, lower_qbinary};

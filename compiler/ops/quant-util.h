@@ -14,7 +14,7 @@
 
 #include <math.h>
 
-#include "ops/op-util.h"
+#include "ops/nn-util.h"
 
 static inline int glow_q_is_8bit(glow_dtype dt) { return dt == GLOW_DT_U8 || dt == GLOW_DT_I8; }
 
@@ -58,5 +58,16 @@ static inline int64_t glow_q_sign_flags(glow_dtype x, glow_dtype w, glow_dtype y
  * `what` names it. Returns 0, or -1 after glow_node_error(). */
 int glow_q_check_param(const glow_graph *g, const glow_node *n, int i, const char *what, int f32, glow_dtype zdt,
                        int64_t count);
+
+/* quant-concat.c */
+/* QLinearConcat's parts at most: a kernel call carries 64 tensors, Y, its two
+ * parameters and three per part. */
+#define GLOW_Q_CONCAT_MAX_PARTS 20
+
+/* quant-pool.c */
+/* Why QLinearAveragePool refuses the attributes of n (a QLinearAveragePool or
+ * AveragePool node) with window w, as ONNX Runtime would run them
+ * differently, or NULL when it takes them. The message may be written to buf. */
+const char *glow_q_avgpool_refusal(const glow_node *n, const glow_nn_win *w, char *buf, size_t cap);
 
 #endif

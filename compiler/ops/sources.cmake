@@ -37,4 +37,6 @@ set(GLOWC_OP_SOURCES
   ops/reduce-loss.c
   # quant: ir/ops-quant.def
   ops/quant-linear.c
+  ops/quant-pool.c
+  ops/quant-concat.c
 )

@@ -6,13 +6,6 @@
 
 #define MAX_KERNEL_PARTS 63 /* a kernel call carries 64 tensors: the joined one and 63 parts */
 
-static int64_t extent(const glow_value *v, int from, int to) {
-  int64_t e = 1;
-  for (int d = from; d < to; d++)
-    e *= v->dims[d];
-  return e;
-}
-
 /* ---- Concat ---- */
 
 static int concat_axis(const glow_graph *g, const glow_node *n) {
@@ -84,11 +77,11 @@ static int lower_concat(const glow_graph *g, const glow_node *n, glow_kcall *kc)
       continue; /* adds nothing */
     if (k == MAX_KERNEL_PARTS)
       return glow_node_error(g, n, "more than %d non-empty inputs are not supported", MAX_KERNEL_PARTS);
-    len[k++] = extent(v, axis, v->rank);
+    len[k++] = glow_extent(v, axis, v->rank);
     glow_kcall_tensor(kc, n->in[i]);
   }
   glow_kcall_param(kc, k);
-  glow_kcall_param(kc, extent(o, 0, axis));
+  glow_kcall_param(kc, glow_extent(o, 0, axis));
   glow_kcall_params(kc, k, len);
   return 0;
 }
@@ -187,13 +180,13 @@ static int lower_split(const glow_graph *g, const glow_node *n, glow_kcall *kc) 
   int64_t sizes[MAX_KERNEL_PARTS + 1], inner;
   if (split_sizes(g, n, &axis, sizes))
     return -1;
-  inner = extent(x, axis + 1, x->rank);
+  inner = glow_extent(x, axis + 1, x->rank);
   glow_t_kcall_by_size(kc, "split", x->dt);
   for (int i = 0; i < n->nout; i++)
     glow_kcall_tensor(kc, n->out[i]);
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_param(kc, n->nout);
-  glow_kcall_param(kc, extent(x, 0, axis));
+  glow_kcall_param(kc, glow_extent(x, 0, axis));
   for (int i = 0; i < n->nout; i++)
     glow_kcall_param(kc, sizes[i] * inner);
   return 0;

@@ -5,13 +5,6 @@
 
 #include "ops/tensor-util.h"
 
-static int64_t extent(const glow_value *v, int from, int to) {
-  int64_t e = 1;
-  for (int d = from; d < to; d++)
-    e *= v->dims[d];
-  return e;
-}
-
 /* Index i of a runtime index tensor normalized against an axis of n elements; -1 if out of range. */
 static int64_t index_at(const glow_value *iv, const void *p, int64_t i, int64_t n) {
   int64_t k;
@@ -101,7 +94,7 @@ static int lower_gather(const glow_graph *g, const glow_node *n, glow_kcall *kc)
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_tensor(kc, n->in[1]);
-  int64_t p[] = {extent(x, 0, axis), x->dims[axis], extent(x, axis + 1, x->rank), glow_value_numel(iv), iv->dt};
+  int64_t p[] = {glow_extent(x, 0, axis), x->dims[axis], glow_extent(x, axis + 1, x->rank), glow_value_numel(iv), iv->dt};
   glow_kcall_params(kc, 5, p);
   return 0;
 }
@@ -187,9 +180,9 @@ static int gnd_get(const glow_graph *g, const glow_node *n, gnd_plan *p) {
   for (int d = 0; d < p->b; d++)
     if (iv->dims[d] != x->dims[d])
       return glow_node_error(g, n, "batch dimension %d differs between data and indices", d);
-  p->B = extent(x, 0, p->b);
-  p->N = extent(iv, p->b, iv->rank - 1);
-  p->S = extent(x, p->b + p->k, x->rank);
+  p->B = glow_extent(x, 0, p->b);
+  p->N = glow_extent(iv, p->b, iv->rank - 1);
+  p->S = glow_extent(x, p->b + p->k, x->rank);
   return 0;
 }
 
@@ -244,7 +237,7 @@ static int lower_gather_nd(const glow_graph *g, const glow_node *n, glow_kcall *
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_tensor(kc, n->in[1]);
-  int64_t hdr[] = {p.B, p.N, p.k, p.S, extent(x, p.b, x->rank), iv->dt};
+  int64_t hdr[] = {p.B, p.N, p.k, p.S, glow_extent(x, p.b, x->rank), iv->dt};
   glow_kcall_params(kc, 6, hdr);
   glow_kcall_params(kc, p.k, x->dims + p.b);
   glow_kcall_params(kc, p.k, xs + p.b);
@@ -318,7 +311,7 @@ static int lower_onehot(const glow_graph *g, const glow_node *n, glow_kcall *kc)
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_tensor(kc, n->in[2]);
-  int64_t p[] = {extent(iv, 0, axis), depth, extent(iv, axis, iv->rank), iv->dt};
+  int64_t p[] = {glow_extent(iv, 0, axis), depth, glow_extent(iv, axis, iv->rank), iv->dt};
   glow_kcall_params(kc, 4, p);
   return 0;
 }

@@ -3,10 +3,15 @@
  *   Conv (constant W)            -> QuantizeLinear? -> QLinearConv (int8 W, int32 B)
  *   MatMul, Gemm (constant B)    -> QuantizeLinear? -> QLinearMatMul (int8 B) [-> Add C]
  *   MaxPool of a quantized value -> MaxPool on int8, the input's scale and zero point
+ *   Reshape, Flatten, Squeeze,   -> the same on int8, the input's scale and zero point
+ *   Unsqueeze, Transpose of one     (all but Transpose views: no copy at all)
  *   Add, one input quantized     -> QLinearAdd (com.microsoft), the output's range
+ *   Mul, one input quantized     -> QLinearMul (com.microsoft), the output's range
  *   GlobalAveragePool of one     -> QLinearGlobalAveragePool (com.microsoft)
+ *   AveragePool of one           -> QLinearAveragePool (com.microsoft), where it averages alike
+ *   Concat, one input quantized  -> QLinearConcat (com.microsoft), the output's range
  * each followed by a DequantizeLinear that gives float consumers the original
- * value. A Conv or Add whose only consumer is a Relu (or a Relu6-style Clip) takes its
+ * value. A Conv, Add or Mul whose only consumer is a Relu (or a Relu6-style Clip) takes its
  * range: int8 saturation at the zero point (and at the top) is the activation,
  * which goes. A value already
  * quantized (by its producer) is reused, never quantized again; the
@@ -15,11 +20,13 @@
  * symmetric (zero point 0), per output channel with -enable-channelwise; biases
  * int32 with scale x_scale * w_scale (first rounded to what an int8 bias holds
  * with -quantization-precision-bias=Int8). With -quantization-precision=Int16
- * activations and weights are int16 instead (quant-params.c has the numbers). */
+ * activations and weights are int16 instead (quant-params.c has the numbers);
+ * Mul, AveragePool and Concat then stay float. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops/quant-util.h"
 #include "quant/quant.h"
 
 typedef struct {
@@ -138,6 +145,14 @@ static int output_for(qctx *c, int y) {
   return q;
 }
 
+/* Node id of the new list takes old node n's attributes. */
+static void move_attrs(glow_graph *g, int id, glow_node *n) {
+  g->nodes[id].attrs = n->attrs;
+  g->nodes[id].nattr = n->nattr;
+  n->attrs = NULL;
+  n->nattr = 0;
+}
+
 static int is_const_f32(const glow_graph *g, int id) {
   return id >= 0 && g->vals[id].kind == GLOW_VAL_CONST && g->vals[id].dt == GLOW_DT_F32;
 }
@@ -232,10 +247,7 @@ static int rewrite_conv(qctx *c, glow_node *n) {
   int in[9] = {xq, c->qv[n->in[0]].scale_id, c->qv[n->in[0]].zp_id, wq_id, ws_id, wz_id,
                c->qv[y].scale_id, c->qv[y].zp_id, b_id};
   int id = glow_node_add(g, op_named("QLinearConv"), n->name, b_id >= 0 ? 9 : 8, in, 1, &q);
-  g->nodes[id].attrs = n->attrs;
-  g->nodes[id].nattr = n->nattr;
-  n->attrs = NULL;
-  n->nattr = 0;
+  move_attrs(g, id, n);
   dequantize_into(c, q, y);
   return 1;
 }
@@ -317,10 +329,13 @@ static int rewrite_matmul(qctx *c, glow_node *n) {
   return 1;
 }
 
-/* MaxPool of a value whose int8 twin exists: on int8, keeping its scale and zero point. */
-static int rewrite_maxpool(qctx *c, glow_node *n) {
-  int x = n->in[0], y = n->out[0];
-  if (n->nout > 1 && n->out[1] >= 0)
+/* MaxPool or a view (Reshape, Flatten, Squeeze, Unsqueeze, Transpose) of a value
+ * whose int8 twin exists: the same op on the int8 value, which keeps its scale and
+ * zero point (a view moves values, and a max commutes with the quantization).
+ * The other inputs (shapes, axes) stay. */
+static int rewrite_same_params(qctx *c, glow_node *n) {
+  int x = n->in[0], y = n->out[0], in[4];
+  if ((n->nout > 1 && n->out[1] >= 0) || n->nin > 4)
     return 0;
   if (x >= c->nqv || c->qv[x].q < 0)
     return 0;
@@ -331,11 +346,9 @@ static int rewrite_maxpool(qctx *c, glow_node *n) {
   qy->scale_id = c->qv[x].scale_id;
   qy->zp_id = c->qv[x].zp_id;
   int q = output_for(c, y);
-  int id = glow_node_add(c->g, GLOW_OP_MAX_POOL, n->name, 1, &c->qv[x].q, 1, &q);
-  c->g->nodes[id].attrs = n->attrs;
-  c->g->nodes[id].nattr = n->nattr;
-  n->attrs = NULL;
-  n->nattr = 0;
+  memcpy(in, n->in, sizeof(int) * (size_t)n->nin);
+  in[0] = c->qv[x].q;
+  move_attrs(c->g, glow_node_add(c->g, n->op, n->name, n->nin, in, 1, &q), n);
   dequantize_into(c, q, y);
   return 1;
 }
@@ -348,10 +361,11 @@ static int quantizable(qctx *c, int x) {
   return (x < c->nqv && c->qv[x].q >= 0) || glow_profile_find(c->p, g->vals[x].name) != NULL;
 }
 
-/* Add of two float values, one already int8 (a residual connection), the other
- * int8 or with a range -> QLinearAdd (+ the Relu after it), the output's range
- * from the profile. Shapes broadcast as Add's. */
-static int rewrite_add(qctx *c, glow_node *n) {
+/* Add or Mul of two float values, one already int8 (a residual connection),
+ * the other int8 or with a range -> QLinearAdd or QLinearMul (+ the Relu after
+ * it), the output's range from the profile. Shapes broadcast as Add's. A float
+ * constant input (no range) leaves the node in float. */
+static int rewrite_binary(qctx *c, glow_node *n) {
   glow_graph *g = c->g;
   int a = n->in[0], b = n->in[1], y = n->out[0];
   if (!quantizable(c, a) || !quantizable(c, b) || !((a < c->nqv && c->qv[a].q >= 0) || (b < c->nqv && c->qv[b].q >= 0)))
@@ -372,23 +386,79 @@ static int rewrite_add(qctx *c, glow_node *n) {
   int q = output_for(c, y);
   int in[8] = {aq, c->qv[a].scale_id, c->qv[a].zp_id, bq, c->qv[b].scale_id, c->qv[b].zp_id,
                c->qv[y].scale_id, c->qv[y].zp_id};
-  glow_node_add(g, GLOW_OP_QLINEAR_ADD, n->name, 8, in, 1, &q);
+  glow_node_add(g, n->op == GLOW_OP_ADD ? GLOW_OP_QLINEAR_ADD : GLOW_OP_QLINEAR_MUL, n->name, 8, in, 1, &q);
   dequantize_into(c, q, y);
   return 1;
 }
 
-/* GlobalAveragePool of a value whose int8 twin exists -> QLinearGlobalAveragePool,
- * the output's range from the profile. */
-static int rewrite_global_avgpool(qctx *c, glow_node *n) {
-  int x = n->in[0], y = n->out[0];
+/* Concat of float values, one or more int8 and the others int8 or profiled ->
+ * QLinearConcat (com.microsoft): every part requantized to the output's range
+ * from the profile. */
+static int rewrite_concat(qctx *c, glow_node *n) {
+  glow_graph *g = c->g;
+  int y = n->out[0], twin = 0, xq[GLOW_Q_CONCAT_MAX_PARTS], in[2 + 3 * GLOW_Q_CONCAT_MAX_PARTS];
+  if (n->nin > GLOW_Q_CONCAT_MAX_PARTS || !glow_profile_find(c->p, g->vals[y].name))
+    return 0;
+  for (int k = 0; k < n->nin; k++) {
+    if (!quantizable(c, n->in[k]))
+      return 0;
+    twin |= n->in[k] < c->nqv && c->qv[n->in[k]].q >= 0;
+  }
+  if (!twin)
+    return 0;
+  for (int k = 0; k < n->nin; k++)
+    if ((xq[k] = quantized(c, n->in[k])) < 0)
+      return -1;
+  if (params_of(c, y))
+    return -1;
+  params_consts(c, y);
+  in[0] = c->qv[y].scale_id;
+  in[1] = c->qv[y].zp_id;
+  for (int k = 0; k < n->nin; k++) {
+    params_consts(c, n->in[k]);
+    in[2 + 3 * k] = xq[k];
+    in[3 + 3 * k] = c->qv[n->in[k]].scale_id;
+    in[4 + 3 * k] = c->qv[n->in[k]].zp_id;
+  }
+  int q = output_for(c, y);
+  move_attrs(g, glow_node_add(g, GLOW_OP_QLINEAR_CONCAT, n->name, 2 + 3 * n->nin, in, 1, &q), n);
+  dequantize_into(c, q, y);
+  return 1;
+}
+
+/* AveragePool whose QLinearAveragePool computes the same average (up to rounding):
+ * attributes it takes, and with count_include_pad no window reaching past the
+ * padding (ONNX Runtime divides by the kernel's size there, AveragePool by the
+ * taps inside the padded input). */
+static int avgpool_int8_ok(const glow_graph *g, const glow_node *n) {
+  glow_nn_win w;
+  char buf[200];
+  if (glow_nn_win_get(g, n, &g->vals[n->in[0]], NULL, glow_attr_int(n, "ceil_mode", 0) != 0, &w) ||
+      glow_q_avgpool_refusal(n, &w, buf, sizeof buf))
+    return 0;
+  for (int i = 0; i < w.nsp && glow_attr_int(n, "count_include_pad", 0); i++)
+    if ((w.out[i] - 1) * w.s[i] + w.k[i] > w.in[i] + w.pb[i] + w.pe[i])
+      return 0;
+  return 1;
+}
+
+/* GlobalAveragePool or AveragePool of a value whose int8 twin exists ->
+ * QLinearGlobalAveragePool or QLinearAveragePool (attributes moved), the
+ * output's range from the profile. */
+static int rewrite_avgpool(qctx *c, glow_node *n) {
+  int x = n->in[0], y = n->out[0], global = n->op == GLOW_OP_GLOBAL_AVERAGE_POOL;
   if (x >= c->nqv || c->qv[x].q < 0 || c->g->vals[x].rank < 3 || !glow_profile_find(c->p, c->g->vals[y].name))
+    return 0;
+  if (!global && !avgpool_int8_ok(c->g, n))
     return 0;
   if (params_of(c, y))
     return -1;
   params_consts(c, y);
   int q = output_for(c, y);
   int in[5] = {c->qv[x].q, c->qv[x].scale_id, c->qv[x].zp_id, c->qv[y].scale_id, c->qv[y].zp_id};
-  glow_node_add(c->g, GLOW_OP_QLINEAR_GLOBAL_AVERAGE_POOL, n->name, 5, in, 1, &q);
+  int id = glow_node_add(c->g, global ? GLOW_OP_QLINEAR_GLOBAL_AVERAGE_POOL : GLOW_OP_QLINEAR_AVERAGE_POOL, n->name,
+                         5, in, 1, &q);
+  move_attrs(c->g, id, n);
   dequantize_into(c, q, y);
   return 1;
 }
@@ -407,11 +477,7 @@ static int kept(const glow_quant_options *o, glow_op op) {
 
 /* The node, unchanged, at the end of the new list. */
 static void keep_node(glow_graph *g, glow_node *n) {
-  int id = glow_node_add(g, n->op, n->name, n->nin, n->in, n->nout, n->out);
-  g->nodes[id].attrs = n->attrs;
-  g->nodes[id].nattr = n->nattr;
-  n->attrs = NULL;
-  n->nattr = 0;
+  move_attrs(g, glow_node_add(g, n->op, n->name, n->nin, n->in, n->nout, n->out), n);
 }
 
 int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_options *o) {
@@ -432,7 +498,7 @@ int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_op
       }
   g->nodes = NULL;
   g->nnodes = g->capnodes = 0;
-  int rc = 0, rewritten = 0;
+  int rc = 0, rewritten = 0, int16 = o->int16; /* int16 has no QLinearMul, QLinearAveragePool, QLinearConcat */
   for (int i = 0; i < c.nold && rc >= 0; i++) {
     glow_node *n = &c.old[i];
     rc = 0;
@@ -441,12 +507,15 @@ int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_op
         rc = rewrite_conv(&c, n);
       else if (n->op == GLOW_OP_MAT_MUL || n->op == GLOW_OP_GEMM)
         rc = rewrite_matmul(&c, n);
-      else if (n->op == GLOW_OP_MAX_POOL)
-        rc = rewrite_maxpool(&c, n);
-      else if (n->op == GLOW_OP_ADD && n->nin == 2)
-        rc = rewrite_add(&c, n);
-      else if (n->op == GLOW_OP_GLOBAL_AVERAGE_POOL)
-        rc = rewrite_global_avgpool(&c, n);
+      else if (n->op == GLOW_OP_MAX_POOL || n->op == GLOW_OP_RESHAPE || n->op == GLOW_OP_FLATTEN ||
+               n->op == GLOW_OP_SQUEEZE || n->op == GLOW_OP_UNSQUEEZE || n->op == GLOW_OP_TRANSPOSE)
+        rc = rewrite_same_params(&c, n);
+      else if ((n->op == GLOW_OP_ADD || (n->op == GLOW_OP_MUL && !int16)) && n->nin == 2)
+        rc = rewrite_binary(&c, n);
+      else if (n->op == GLOW_OP_GLOBAL_AVERAGE_POOL || (n->op == GLOW_OP_AVERAGE_POOL && !int16))
+        rc = rewrite_avgpool(&c, n);
+      else if (n->op == GLOW_OP_CONCAT && !int16)
+        rc = rewrite_concat(&c, n);
     }
     if (rc == 0 && !n->dead)
       keep_node(g, n);

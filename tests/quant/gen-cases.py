@@ -5,7 +5,8 @@
 
 Writes <out_dir>/<case>/model.onnx and test_data_set_0/{input,output}_N.pb for QLinearConv,
 QLinearMatMul, QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, int8 MaxPool and com.microsoft's
-QLinearAdd (plain and broadcast) and QLinearGlobalAveragePool: non-trivial zero
+QLinearAdd and QLinearMul (plain and broadcast), QLinearConcat, QLinearGlobalAveragePool and
+QLinearAveragePool (pads, ceil_mode, count_include_pad, auto_pad, 1-D to 3-D): non-trivial zero
 points, per-channel scales and zero points, every int8/uint8 combination, groups, strides,
 dilations, padding, channel counts and reduction lengths that are not multiples of 4 or 16.
 Weights are initializers (constants, as in real models), so the kernels' fast paths run.
@@ -239,20 +240,28 @@ def maxpool_case(out, name, dt, x_shape, kernel, strides, pads):
     save(out, name, [node], [("x", x)], [("y", y)], [], [("x", x)], [("y", y)], 12)
 
 
-def qadd_case(out, name, dt, a_shape, b_shape, b_const=False, scales=None):
-    """com.microsoft QLinearAdd, as ONNX Runtime's reference computes it in float32:
-    c = saturate(rint((sa * (a - za) + sb * (b - zb)) / sc) + zc), the products not fused."""
+def qbinary_case(out, name, op, dt, a_shape, b_shape, b_const=False, scales=None):
+    """com.microsoft QLinearAdd or QLinearMul (numpy broadcasting) as ONNX Runtime computes them.
+    QLinearAdd as its reference, in float32: c = saturate(rint((sa * (a - za) + sb * (b - zb)) / sc) + zc),
+    the products not fused. QLinearMul as its x86 and Arm64 kernels: the exact integer product
+    p = (a - za) * (b - zb), then in float32 c = saturate(rint(float32(p) * ((sa * sb) / sc) + zc))."""
     a, b = rand_q(dt, a_shape), rand_q(dt, b_shape)
-    sa, sb, sc = scales or (F32(RNG.uniform(0.01, 0.1)), F32(RNG.uniform(0.01, 0.1)), F32(RNG.uniform(0.02, 0.2)))
+    c_range = (0.02, 0.2) if op == "QLinearAdd" else (0.1, 0.5)
+    sa, sb, sc = scales or (F32(RNG.uniform(0.01, 0.1)), F32(RNG.uniform(0.01, 0.1)), F32(RNG.uniform(*c_range)))
     za, zb, zc = rand_q(dt, ()), rand_q(dt, ()), rand_q(dt, ())
-    va = F32(sa) * (a.astype(np.int32) - int(za)).astype(F32)
-    vb = F32(sb) * (b.astype(np.int32) - int(zb)).astype(F32)
     lo, hi = qrange(dt)
-    v = np.clip((va + vb) / F32(sc), F32(lo - int(zc)), F32(hi - int(zc)))
-    c = (np.rint(v).astype(np.int32) + int(zc)).astype(dt)
+    if op == "QLinearAdd":
+        va = F32(sa) * (a.astype(np.int32) - int(za)).astype(F32)
+        vb = F32(sb) * (b.astype(np.int32) - int(zb)).astype(F32)
+        v = np.clip((va + vb) / F32(sc), F32(lo - int(zc)), F32(hi - int(zc)))
+        c = (np.rint(v).astype(np.int32) + int(zc)).astype(dt)
+    else:
+        p = (a.astype(np.int32) - int(za)) * (b.astype(np.int32) - int(zb))
+        v = (p.astype(F32) * (F32(F32(sa) * F32(sb)) / F32(sc))).astype(F32) + F32(int(zc))
+        c = np.clip(np.rint(v), lo, hi).astype(dt)
     params = [("a_scale", np.array(sa, F32)), ("a_zero_point", za), ("b", b), ("b_scale", np.array(sb, F32)),
               ("b_zero_point", zb), ("c_scale", np.array(sc, F32)), ("c_zero_point", zc)]
-    node = helper.make_node("QLinearAdd", ["a"] + [n for n, _ in params], ["c"], domain="com.microsoft")
+    node = helper.make_node(op, ["a"] + [n for n, _ in params], ["c"], domain="com.microsoft")
     inits = [p for p in params if b_const or p[0] != "b"]
     inputs = [("a", a)] + ([] if b_const else [("b", b)])
     save(out, name, [node], inputs, [("c", c)], inits, inputs, [("c", c)], 13, ms=True)
@@ -287,8 +296,103 @@ def int16_cases(out):
     quantize_case(out, "q16_quantize_axis1", i16, (2, 5, 7), 1)
     dequantize_case(out, "q16_dequantize_axis0", i16, (6, 10), 0)
     maxpool_case(out, "q16_maxpool_3x3_stride2", i16, (1, 5, 13, 17), (3, 3), (2, 2), (1, 1, 1, 1))
-    qadd_case(out, "q16_add_bcast", i16, (2, 5, 4, 6), (5, 1, 6))
+    qbinary_case(out, "q16_add_bcast", "QLinearAdd", i16, (2, 5, 4, 6), (5, 1, 6))
     qgap_case(out, "q16_gap_sum_over_int32", i16, (1, 2, 300, 300), x_lo=20000)
+
+
+def qconcat_case(out, name, dt, shapes, axis, same=(), half=()):
+    """com.microsoft QLinearConcat as ONNX Runtime computes it: every part requantized to Y's
+    parameters, QuantizeLinear of the dequantized value in float32,
+    y = saturate(rint((x_scale * (x - x_zp)) / y_scale) + y_zp); parts listed in `same` take Y's
+    scale and zero point (ONNX Runtime copies them), parts in `half` half its scale (ties)."""
+    lo, hi = qrange(dt)
+    ys, yz = F32(RNG.uniform(0.02, 0.1)), rand_q(dt, ())
+    names, inits, inputs, parts = ["y_scale", "y_zero_point"], [("y_scale", np.array(ys)), ("y_zero_point", yz)], [], []
+    for k, shape in enumerate(shapes):
+        x = rand_q(dt, shape)
+        xs, xz = (ys, yz) if k in same else (F32(RNG.uniform(0.01, 0.15)), rand_q(dt, ()))
+        xs = F32(ys / F32(2)) if k in half else xs
+        v = F32(xs) * (x.astype(np.int32) - int(xz)).astype(F32)
+        q = np.clip((v / F32(ys)).astype(F32), F32(lo - int(yz)), F32(hi - int(yz)))
+        parts.append((np.rint(q).astype(np.int32) + int(yz)).astype(dt))
+        names += ["x%d" % k, "x%d_scale" % k, "x%d_zero_point" % k]
+        inits += [("x%d_scale" % k, np.array(xs, F32)), ("x%d_zero_point" % k, xz)]
+        inputs.append(("x%d" % k, x))
+    y = np.concatenate(parts, axis=axis)
+    node = helper.make_node("QLinearConcat", names, ["y"], axis=axis, domain="com.microsoft")
+    save(out, name, [node], inputs, [("y", y)], inits, inputs, [("y", y)], 13, ms=True)
+
+
+def pool_geometry(in_dims, kernel, strides, pads, ceil_mode, auto_pad):
+    """Output extents and (begin, end) pads of a pool, as ONNX AveragePool: a ceil_mode window that
+    would start in the end padding is dropped; SAME_* pads as (out - 1) * stride + kernel - in."""
+    n = len(in_dims)
+    outs, pb, pe = [], [], []
+    for i in range(n):
+        d, k, s = in_dims[i], kernel[i], strides[i]
+        if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+            o = -(-d // s)
+            total = max((o - 1) * s + k - d, 0)
+            b = total // 2 if auto_pad == "SAME_UPPER" else total - total // 2
+            outs.append(o), pb.append(b), pe.append(total - b)
+            continue
+        b, e = pads[i], pads[n + i]
+        span = d + b + e - k
+        o = (-(-span // s) if ceil_mode else span // s) + 1
+        if ceil_mode and (o - 1) * s >= d + b:
+            o -= 1
+        outs.append(o), pb.append(b), pe.append(e)
+    return outs, pb, pe
+
+
+def qavgpool_case(out, name, dt, x_shape, kernel, strides=None, pads=None, ceil_mode=0, count_include_pad=0,
+                  auto_pad=None, scales=None):
+    """com.microsoft QLinearAveragePool (NCHW) as ONNX Runtime computes it (qlinear_pool.cc), in
+    float32: every tap inside X dequantized, x_scale * (x - x_zp), summed in the window's row-major
+    order, divided by the count (the kernel's size with count_include_pad), then
+    y = saturate(rint(avg / y_scale + y_zp)). A kernel covering X without padding is ONNX
+    Runtime's global pool instead: QLinearGlobalAveragePool's integer formula."""
+    nsp = len(kernel)
+    strides = strides or [1] * nsp
+    pads = pads or [0] * (2 * nsp)
+    x = rand_q(dt, x_shape)
+    xs, ys = scales or (F32(RNG.uniform(0.01, 0.1)), F32(RNG.uniform(0.01, 0.1)))
+    xz, yz = rand_q(dt, ()), rand_q(dt, ())
+    outs, pb, pe = pool_geometry(x_shape[2:], kernel, strides, pads, ceil_mode, auto_pad)
+    lo, hi = qrange(dt)
+    if list(kernel) == list(x_shape[2:]) and not any(pb + pe):
+        size = int(np.prod(kernel))
+        acc = x.astype(np.int64).reshape(x_shape[0], x_shape[1], -1).sum(axis=2) - int(xz) * size
+        y = requant(acc, np.array(F32(xs) / (F32(ys) * F32(size)), F32), int(yz), dt).reshape(
+            x_shape[:2] + (1,) * nsp)
+    else:
+        xf = F32(xs) * (x.astype(np.int32) - int(xz)).astype(F32)
+        # room for every window, ceil_mode's past the end padding too: zeros add nothing
+        ext = [(outs[i] - 1) * strides[i] + kernel[i] for i in range(nsp)]
+        padded = np.zeros(x_shape[:2] + tuple(ext[i] + pb[i] for i in range(nsp)), F32)
+        inside = np.zeros(padded.shape[2:], np.int64)
+        region = tuple(slice(pb[i], pb[i] + x_shape[2 + i]) for i in range(nsp))
+        padded[(slice(None), slice(None)) + region] = xf
+        inside[region] = 1
+        acc = np.zeros(x_shape[:2] + tuple(outs), F32)
+        cnt = np.zeros(tuple(outs), np.int64)
+        for tap in np.ndindex(*kernel):  # row-major: the order ONNX Runtime adds the taps in
+            win = tuple(slice(tap[i], tap[i] + strides[i] * (outs[i] - 1) + 1, strides[i]) for i in range(nsp))
+            acc = (acc + padded[(slice(None), slice(None)) + win]).astype(F32)
+            cnt += inside[win]
+        if count_include_pad:
+            cnt[...] = int(np.prod(kernel))
+        avg = (acc / cnt.astype(F32)).astype(F32)
+        v = ((avg / F32(ys)).astype(F32) + F32(int(yz))).astype(F32)
+        y = np.clip(np.rint(v), lo, hi).astype(dt)
+    inits = [("x_scale", np.array(xs, F32)), ("x_zero_point", xz), ("y_scale", np.array(ys, F32)),
+             ("y_zero_point", yz)]
+    attrs = dict(kernel_shape=list(kernel), strides=list(strides), ceil_mode=ceil_mode,
+                 count_include_pad=count_include_pad, channels_last=0)
+    attrs.update(auto_pad=auto_pad) if auto_pad else attrs.update(pads=list(pads))
+    node = helper.make_node("QLinearAveragePool", ["x"] + [n for n, _ in inits], ["y"], domain="com.microsoft",
+                            **attrs)
+    save(out, name, [node], [("x", x)], [("y", y)], inits, [("x", x)], [("y", y)], 13, ms=True)
 
 
 def main():
@@ -325,14 +429,48 @@ def main():
     dynamic_case(out, "dynamic_quantize", (3, 50))
     maxpool_case(out, "maxpool_i8_3x3_stride2", i8, (1, 5, 13, 17), (3, 3), (2, 2), (1, 1, 1, 1))
     maxpool_case(out, "maxpool_u8_2x3", u8, (2, 3, 8, 9), (2, 3), (1, 2), (0, 1, 1, 0))
-    qadd_case(out, "qadd_u8", u8, (1, 16, 7, 9), (1, 16, 7, 9))
-    qadd_case(out, "qadd_s8", i8, (2, 3, 37), (2, 3, 37))
-    qadd_case(out, "qadd_u8_bcast", u8, (2, 5, 4, 6), (5, 1, 6))
-    qadd_case(out, "qadd_s8_bcast_const", i8, (3, 1, 8), (4, 1), b_const=True)
-    qadd_case(out, "qadd_u8_scalar_b", u8, (3, 33), (), b_const=True)
-    qadd_case(out, "qadd_s8_ties", i8, (4, 65), (4, 65), scales=(0.5, 0.25, 1.0))  # halves: round half to even
+    qbinary_case(out, "qadd_u8", "QLinearAdd", u8, (1, 16, 7, 9), (1, 16, 7, 9))
+    qbinary_case(out, "qadd_s8", "QLinearAdd", i8, (2, 3, 37), (2, 3, 37))
+    qbinary_case(out, "qadd_u8_bcast", "QLinearAdd", u8, (2, 5, 4, 6), (5, 1, 6))
+    qbinary_case(out, "qadd_s8_bcast_const", "QLinearAdd", i8, (3, 1, 8), (4, 1), b_const=True)
+    qbinary_case(out, "qadd_u8_scalar_b", "QLinearAdd", u8, (3, 33), (), b_const=True)
+    qbinary_case(out, "qadd_s8_ties", "QLinearAdd", i8, (4, 65), (4, 65),
+                 scales=(0.5, 0.25, 1.0))  # halves: round half to even
     qgap_case(out, "qgap_u8_7x7", u8, (2, 40, 7, 7))
     qgap_case(out, "qgap_s8_1d", i8, (1, 9, 30))
+    qavgpool_case(out, "qavgpool_u8_3x3_s2_pads", u8, (1, 8, 11, 13), (3, 3), (2, 2), (1, 1, 1, 1))
+    qavgpool_case(out, "qavgpool_s8_3x3_include_pad", i8, (2, 5, 9, 10), (3, 3), (1, 1), (1, 0, 2, 1),
+                  count_include_pad=1)
+    qavgpool_case(out, "qavgpool_u8_ceil_include_pad", u8, (1, 4, 8, 8), (3, 3), (2, 2), (1, 1, 1, 1),
+                  ceil_mode=1, count_include_pad=1)  # the last windows reach past the padding
+    qavgpool_case(out, "qavgpool_s8_ceil", i8, (1, 6, 11, 9), (2, 3), (2, 2), (0, 1, 0, 1), ceil_mode=1)
+    qavgpool_case(out, "qavgpool_s8_1d_ceil", i8, (2, 3, 23), (4,), (3,), (1, 2), ceil_mode=1)
+    qavgpool_case(out, "qavgpool_u8_3d", u8, (1, 3, 5, 6, 7), (2, 3, 2), (2, 1, 2), (1, 1, 0, 0, 1, 1))
+    qavgpool_case(out, "qavgpool_s8_same_upper", i8, (1, 5, 9, 7), (3, 3), (2, 2), auto_pad="SAME_UPPER")
+    qavgpool_case(out, "qavgpool_u8_same_lower_incl", u8, (1, 3, 6, 8), (2, 4), (1, 3), auto_pad="SAME_LOWER",
+                  count_include_pad=1)
+    qavgpool_case(out, "qavgpool_u8_global", u8, (1, 16, 7, 7), (7, 7))  # ONNX Runtime's global pool
+    qavgpool_case(out, "qavgpool_u8_ties", u8, (1, 4, 8, 12), (2, 2), (2, 2), scales=(F32(1.0), F32(1.0)))
+    # avg / y_scale just below k + 0.5: adding y_zp before rounding (as ONNX Runtime) rounds it up
+    qavgpool_case(out, "qavgpool_s8_zp_before_round", i8, (1, 3, 5, 6), (1, 2), (1, 1),
+                  scales=(np.nextafter(F32(0.5), F32(0)), F32(1.0)))
+    qbinary_case(out, "qmul_u8", "QLinearMul", u8, (1, 16, 7, 9), (1, 16, 7, 9))
+    qbinary_case(out, "qmul_s8", "QLinearMul", i8, (2, 3, 37), (2, 3, 37))
+    qbinary_case(out, "qmul_u8_bcast", "QLinearMul", u8, (2, 5, 4, 6), (5, 1, 6))
+    qbinary_case(out, "qmul_s8_bcast_const", "QLinearMul", i8, (3, 1, 8), (4, 1), b_const=True)
+    qbinary_case(out, "qmul_u8_scalar_b", "QLinearMul", u8, (3, 33), (), b_const=True)
+    qbinary_case(out, "qmul_s8_ties", "QLinearMul", i8, (4, 65), (4, 65), scales=(0.5, 1.0, 1.0))  # m = 0.5
+    # p * m just below k + 0.5: adding c_zp before rounding (as ONNX Runtime) rounds it up
+    qbinary_case(out, "qmul_u8_zp_before_round", "QLinearMul", u8, (2, 40), (2, 40),
+                 scales=(np.nextafter(F32(0.5), F32(0)), 1.0, 1.0))
+    # scales whose products round differently: the integer product first (as ONNX Runtime's
+    # kernels), not the dequantized values' product, decides near-ties
+    qbinary_case(out, "qmul_s8_int_product", "QLinearMul", i8, (4, 650), (4, 650), scales=(0.1, 0.1, 0.4))
+    qconcat_case(out, "qconcat_u8_channels", u8, [(1, 3, 5, 7), (1, 8, 5, 7), (1, 1, 5, 7)], 1)
+    qconcat_case(out, "qconcat_s8_last_axis", i8, [(2, 3, 17), (2, 3, 40)], -1, same=(1,))
+    qconcat_case(out, "qconcat_u8_axis0_same", u8, [(4, 6), (2, 6), (3, 6)], 0, same=(0, 2))
+    qconcat_case(out, "qconcat_s8_ties", i8, [(2, 300), (2, 100)], 1, half=(0,))  # halves: round half to even
+    maxpool_case(out, "maxpool_i8_wide_rows", i8, (1, 4, 6, 70), (2, 3), (1, 2), (0, 1, 1, 0))  # rows of 35 outputs
     int16_cases(out)
 
 

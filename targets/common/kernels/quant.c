@@ -1,5 +1,6 @@
-/* QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearAdd, QLinearGlobalAveragePool,
- * on int8/uint8 and (Int16 quantization) int16.
+/* QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearAdd, QLinearMul, QLinearGlobalAveragePool,
+ * QLinearConcat, on int8/uint8 and (Int16 quantization: all but DynamicQuantizeLinear, QLinearMul and
+ * QLinearConcat) int16.
  * Common params: outer, ext, inner: the tensor as outer x ext x inner, the
  * scale and zero point of element (o, a, i) being scale[a] and zp[a] (ext is 1
  * for per-tensor parameters). */
@@ -117,6 +118,32 @@ GLOW_KERNEL(dynamic_quantize_f32) {
 QLINEAR_ADD(q8, 1, glow_q_get, glow_q_zero, glow_q_put)
 QLINEAR_ADD(q16, 2, glow_q16_get, glow_q16_zero, glow_q16_put)
 
+/* QLinearMul (compiler/ops/quant-linear.c): the exact product of the inputs
+ * less their zero points, times m = (sa * sb) / sc, plus zc, in float32 (two
+ * statements: not fused), then rounded and saturated. */
+static inline void glow_q_mul_row(uint8_t *restrict c, const uint8_t *restrict a, const uint8_t *restrict b,
+                                  int64_t len, int64_t ia, int64_t ib, int32_t za, int32_t zb, float m, float zc,
+                                  int sgn) {
+  for (int64_t e = 0; e < len; e++) {
+    int32_t prod = (glow_q_get(a, e * ia, sgn) - za) * (glow_q_get(b, e * ib, sgn) - zb);
+    float v = (float)prod * m;
+    v = v + zc;
+    c[e] = glow_q_saturate(v, 0, sgn);
+  }
+}
+
+/* t and p: as qlinear_add_q8's. */
+GLOW_KERNEL(qlinear_mul_q8) {
+  uint8_t *c = t[0];
+  const uint8_t *a = t[1], *b = t[2];
+  int64_t r = p[0];
+  int sgn = (int)p[1 + 3 * r];
+  float m = *(const float *)t[3] * *(const float *)t[5] / *(const float *)t[7], zc = (float)glow_q_zero(t[8], 0, sgn);
+  int32_t za = glow_q_zero(t[4], 0, sgn), zb = glow_q_zero(t[6], 0, sgn);
+  GLOW_EW_ROWS(2, r, p + 1, p + 1 + r,
+               glow_q_mul_row(c + i, a + at[0], b + at[1], len, inc[0], inc[1], za, zb, m, zc, sgn););
+}
+
 /* QLinearGlobalAveragePool: y = saturate(round((sum(x) - x_zp * size) * m) + y_zp),
  * m = x_scale / (y_scale * size) in float32; the sum in int32 (q8) or int64 (q16).
  * t: Y, X, x_scale, x_zp, y_scale, y_zp (zero points may be NULL); p: planes (N * C), size, signed */
@@ -138,3 +165,39 @@ QLINEAR_ADD(q16, 2, glow_q16_get, glow_q16_zero, glow_q16_put)
 
 QLINEAR_GAP(q8, 1, int32_t, glow_q_get, glow_q_zero, glow_q_put)
 QLINEAR_GAP(q16, 2, int64_t, glow_q16_get, glow_q16_zero, glow_q16_put)
+
+/* QLinearConcat (compiler/ops/quant-concat.c): each part requantized to Y's
+ * parameters, y = saturate(round((x_scale * (x - x_zp)) / y_scale) + y_zp)
+ * (what ONNX Runtime's 256-entry tables hold; computed, the rows vectorize),
+ * or copied where its parameters are Y's (the same bytes).
+ * t: Y, Y_scale, Y_zp, then X, X_scale, X_zp per part (zero points may be NULL);
+ * p: k, outer, len[k] (elements each part adds to an output row), signed */
+static inline void glow_q_requant_row(uint8_t *restrict y, const uint8_t *restrict x, int64_t len, float xs,
+                                      int32_t zx, float ys, int32_t zy, int sgn) {
+  for (int64_t e = 0; e < len; e++) {
+    float v = xs * (float)(glow_q_get(x, e, sgn) - zx);
+    y[e] = glow_q_saturate(v / ys, zy, sgn);
+  }
+}
+
+GLOW_KERNEL(qlinear_concat_q8) {
+  uint8_t *y = t[0];
+  int64_t k = p[0], outer = p[1], row = 0, at = 0;
+  const int64_t *len = p + 2;
+  int sgn = (int)p[2 + k];
+  float ys = *(const float *)t[1];
+  int32_t zy = glow_q_zero(t[2], 0, sgn);
+  for (int64_t j = 0; j < k; j++)
+    row += len[j];
+  for (int64_t j = 0; j < k; at += len[j], j++) {
+    const uint8_t *x = t[3 + 3 * j];
+    float xs = *(const float *)t[4 + 3 * j];
+    int32_t zx = glow_q_zero(t[5 + 3 * j], 0, sgn);
+    for (int64_t a = 0; a < outer; a++)
+      if (xs == ys && zx == zy)
+        for (int64_t e = 0; e < len[j]; e++)
+          y[a * row + at + e] = x[a * len[j] + e];
+      else
+        glow_q_requant_row(y + a * row + at, x + a * len[j], len[j], xs, zx, ys, zy, sgn);
+  }
+}
