@@ -295,7 +295,8 @@ def int16_cases(out):
     qmatmul_case(out, "q16_matmul_batch_input", i16, i16, i16, (2, 5, 16), (2, 16, 7), b_const=False)
     quantize_case(out, "q16_quantize_axis1", i16, (2, 5, 7), 1)
     dequantize_case(out, "q16_dequantize_axis0", i16, (6, 10), 0)
-    maxpool_case(out, "q16_maxpool_3x3_stride2", i16, (1, 5, 13, 17), (3, 3), (2, 2), (1, 1, 1, 1))
+    maxpool_case(out, "q16_maxpool_3x3_stride2", i16, (1, 5, 13, 17), (3, 3), (2, 2), (1, 1, 1, 1))  # short rows
+    maxpool_case(out, "q16_maxpool_wide_rows", i16, (1, 3, 6, 70), (2, 3), (1, 2), (0, 1, 1, 0))  # 35 outputs a row
     qbinary_case(out, "q16_add_bcast", "QLinearAdd", i16, (2, 5, 4, 6), (5, 1, 6))
     qgap_case(out, "q16_gap_sum_over_int32", i16, (1, 2, 300, 300), x_lo=20000)
 
