@@ -7,6 +7,19 @@
 #include "kernels/elementwise.h"
 #include "kernels/quant.h"
 
+/* Element k + i of X and Y with scale sv and zero point zv (the common params;
+ * zero points may be NULL), running STMT over each. */
+#define Q_AXIS_LOOP(ZERO, STMT)                                                                                        \
+  const float *s = (const float *)t[2];                                                                                \
+  int64_t outer = p[0], ext = p[1], inner = p[2], sgn = p[3];                                                          \
+  for (int64_t o = 0, k = 0; o < outer; o++)                                                                           \
+    for (int64_t a = 0; a < ext; a++, k += inner) {                                                                    \
+      float sv = s[a];                                                                                                 \
+      int32_t zv = ZERO(t[3], a, (int)sgn);                                                                            \
+      for (int64_t i = 0; i < inner; i++)                                                                              \
+        STMT;                                                                                                          \
+    }
+
 /* y = saturate(round(x / scale) + zp); ONNX divides (no reciprocal), so do we.
  * t: Y (int8 or uint8: quantize_*; int16: quantize16_*), X, scale, zero point
  * (may be NULL); p: common, y signed */
@@ -14,15 +27,7 @@
   GLOW_KERNEL(NAME) {                                                                                                  \
     uint8_t *y = t[0];                                                                                                 \
     const T *x = (const T *)t[1];                                                                                      \
-    const float *s = (const float *)t[2];                                                                              \
-    int64_t outer = p[0], ext = p[1], inner = p[2], sgn = p[3];                                                        \
-    for (int64_t o = 0, k = 0; o < outer; o++)                                                                         \
-      for (int64_t a = 0; a < ext; a++, k += inner) {                                                                  \
-        float sv = s[a];                                                                                               \
-        int32_t zv = ZERO(t[3], a, (int)sgn);                                                                          \
-        for (int64_t i = 0; i < inner; i++)                                                                            \
-          PUT(y, k + i, (float)x[k + i] / sv, zv, (int)sgn);                                                           \
-      }                                                                                                                \
+    Q_AXIS_LOOP(ZERO, PUT(y, k + i, (float)x[k + i] / sv, zv, (int)sgn))                                               \
   }
 
 QUANTIZE(quantize_f32, float, glow_q_put, glow_q_zero)
@@ -36,15 +41,7 @@ QUANTIZE(quantize16_i32, int32_t, glow_q16_put, glow_q16_zero)
   GLOW_KERNEL(NAME) {                                                                                                  \
     float *y = (float *)t[0];                                                                                          \
     const uint8_t *x = t[1];                                                                                           \
-    const float *s = (const float *)t[2];                                                                              \
-    int64_t outer = p[0], ext = p[1], inner = p[2], sgn = p[3];                                                        \
-    for (int64_t o = 0, k = 0; o < outer; o++)                                                                         \
-      for (int64_t a = 0; a < ext; a++, k += inner) {                                                                  \
-        float sv = s[a];                                                                                               \
-        int32_t zv = ZERO(t[3], a, (int)sgn);                                                                          \
-        for (int64_t i = 0; i < inner; i++)                                                                            \
-          y[k + i] = (float)(GET(x, k + i, (int)sgn) - zv) * sv;                                                       \
-      }                                                                                                                \
+    Q_AXIS_LOOP(ZERO, y[k + i] = (float)(GET(x, k + i, (int)sgn) - zv) * sv)                                           \
   }
 
 DEQUANTIZE(dequantize_q8, glow_q_get, glow_q_zero)
