@@ -15,7 +15,7 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
                     [BUNDLE_API static|dynamic]
                     [PROFILE <file or glow_profile target>]
                     [QUANTIZATION_SCHEMA <schema>]
-                    [WEIGHTS bin|txt|zst|embedded]
+                    [WEIGHTS <bin|txt|zst|embedded>...]
                     [TARGET <triple>]
                     [CPU <cpu>]
                     [FEATURES <feature>...]
@@ -41,13 +41,17 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
     symmetric_with_uint8, symmetric_with_power2_scale); other quantization
     options go in ``OPTIONS``.
   ``WEIGHTS``
-    How the constant weights ship. ``bin`` (the default): ``<name>.weights.bin``,
-    raw. ``txt``: ``<name>.weights.txt``, the same bytes as a C initializer
-    list; the compiler writes it (next to the ``.bin``) only for the static API,
-    so ``txt`` needs ``BUNDLE_API static``. ``embedded``: inside the object
-    (section ``.rodata.glow.<name>``, symbol ``<name>_constant_weights``), no
-    weights file. ``zst`` (zstd-packed) is passed on as ``-weights=zst``; the
-    compiler does not implement it yet and says so.
+    How the constant weights ship, one or more of (``-weights=``): ``bin`` (the
+    default): ``<name>.weights.bin``, raw. ``txt``: ``<name>.weights.txt``, the
+    same bytes as a C initializer list; the compiler writes it (next to the
+    ``.bin``) only for the static API, so ``txt`` needs ``BUNDLE_API static``.
+    ``zst``: ``<name>.weights.zst``, packed with zstd and checked
+    (``glow_weights_load_zst()``). ``embedded``: inside the object (section
+    ``.rodata.glow.<name>``, symbol ``<name>_constant_weights``), no weights
+    file. ``embedded zst``: the packed bytes inside the object
+    (``<name>_constant_weights_zst``, for ``glow_weights_unpack()``), no
+    weights file. With ``zst``, the target also links ``glowc::runtime_zst``
+    (the loader) where that library exists.
   ``TARGET``
     The target triple (``-target=``). Without it the triple follows the
     toolchain: when cross-compiling, ``CMAKE_C_COMPILER_TARGET`` if set, else
@@ -122,8 +126,8 @@ endfunction()
 
 function(add_glow_bundle target)
   cmake_parse_arguments(PARSE_ARGV 1 arg ""
-    "MODEL;NETWORK_NAME;BUNDLE_API;PROFILE;QUANTIZATION_SCHEMA;WEIGHTS;TARGET;CPU"
-    "FEATURES;MODEL_INPUTS;OPTIONS")
+    "MODEL;NETWORK_NAME;BUNDLE_API;PROFILE;QUANTIZATION_SCHEMA;TARGET;CPU"
+    "WEIGHTS;FEATURES;MODEL_INPUTS;OPTIONS")
   set(where "add_glow_bundle(${target})")
   set(bad FALSE)
   if(arg_UNPARSED_ARGUMENTS)
@@ -155,10 +159,13 @@ function(add_glow_bundle target)
   if(NOT arg_WEIGHTS)
     set(arg_WEIGHTS bin)
   endif()
-  if(NOT arg_WEIGHTS MATCHES "^(bin|txt|zst|embedded)$")
-    message(SEND_ERROR "${where}: WEIGHTS must be bin, txt, zst or embedded, not '${arg_WEIGHTS}'")
-    set(bad TRUE)
-  elseif(arg_WEIGHTS STREQUAL "txt" AND NOT arg_BUNDLE_API STREQUAL "static")
+  foreach(kind ${arg_WEIGHTS})
+    if(NOT kind MATCHES "^(bin|txt|zst|embedded)$")
+      message(SEND_ERROR "${where}: WEIGHTS must be bin, txt, zst or embedded (one or more), not '${kind}'")
+      set(bad TRUE)
+    endif()
+  endforeach()
+  if("txt" IN_LIST arg_WEIGHTS AND NOT arg_BUNDLE_API STREQUAL "static")
     message(SEND_ERROR "${where}: WEIGHTS txt needs BUNDLE_API static (the compiler writes <name>.weights.txt only for the static API)")
     set(bad TRUE)
   endif()
@@ -238,18 +245,23 @@ function(add_glow_bundle target)
   if(DEFINED arg_QUANTIZATION_SCHEMA)
     list(APPEND flags -quantization-schema=${arg_QUANTIZATION_SCHEMA})
   endif()
-  if(arg_WEIGHTS MATCHES "^(zst|embedded)$")
-    list(APPEND flags -weights=${arg_WEIGHTS})
+  # txt comes with the .bin, and the static API's .bin with its .txt (as the compiler's default).
+  set(kinds ${arg_WEIGHTS})
+  if("txt" IN_LIST kinds OR ("bin" IN_LIST kinds AND arg_BUNDLE_API STREQUAL "static"))
+    list(APPEND kinds bin txt)
   endif()
+  list(REMOVE_DUPLICATES kinds)
+  list(JOIN kinds "," kinds_flag)
+  list(APPEND flags -weights=${kinds_flag})
 
   set(outputs ${dir}/${name}.o ${dir}/${name}.h)
   set(weights "")
-  if(arg_WEIGHTS MATCHES "^(bin|txt)$")
-    list(APPEND weights ${dir}/${name}.weights.bin)
-    if(arg_BUNDLE_API STREQUAL "static")
-      list(APPEND weights ${dir}/${name}.weights.txt)
+  foreach(kind bin txt)
+    if(kind IN_LIST kinds)
+      list(APPEND weights ${dir}/${name}.weights.${kind})
     endif()
-  elseif(arg_WEIGHTS STREQUAL "zst")
+  endforeach()
+  if("zst" IN_LIST kinds AND NOT "embedded" IN_LIST kinds)
     list(APPEND weights ${dir}/${name}.weights.zst)
   endif()
   list(APPEND outputs ${weights})
@@ -268,4 +280,7 @@ function(add_glow_bundle target)
   target_sources(${target} INTERFACE ${dir}/${name}.o)
   target_include_directories(${target} INTERFACE ${dir})
   set_target_properties(${target} PROPERTIES GLOW_WEIGHTS "${weights}" GLOW_BUNDLE_DIR ${dir})
+  if("zst" IN_LIST arg_WEIGHTS AND TARGET glowc::runtime_zst)
+    target_link_libraries(${target} INTERFACE glowc::runtime_zst)
+  endif()
 endfunction()

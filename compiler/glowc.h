@@ -175,6 +175,7 @@ int glow_http_request(const char *method, const char *url, const char *key, cons
 /* util/strbuf.c */
 typedef struct glow_strbuf { char *s; size_t len, cap; } glow_strbuf;
 void glow_sb_printf(glow_strbuf *b, const char *fmt, ...);
+void glow_sb_append(glow_strbuf *b, const void *data, size_t size); /* bytes, 0 after them */
 void glow_sb_free(glow_strbuf *b);
 
 /* util/cache-entry.c: the compile cache's self-checking entry file */
@@ -347,12 +348,16 @@ enum {
   GLOW_WEIGHTS_BIN = 1,      /* <name>.weights.bin */
   GLOW_WEIGHTS_TXT = 2,      /* <name>.weights.txt, a C initializer list */
   GLOW_WEIGHTS_EMBEDDED = 4, /* in <name>.o, section .rodata.glow.<name>, symbol <name>_constant_weights */
+  GLOW_WEIGHTS_ZST = 8,      /* <name>.weights.zst; with EMBEDDED: packed in <name>.o, <name>_constant_weights_zst */
 };
 typedef struct glow_bundle_options {
   const char *network_name;
   const char *entry_name;   /* defaults to network_name */
   int dynamic_api;          /* -bundle-api=dynamic */
   unsigned weights;         /* -weights=: GLOW_WEIGHTS_* bits (the driver fills in the default) */
+  int zst_level;            /* -weights-compression-level: zstd level of .weights.zst */
+  const void *packed;       /* embedded,zst: the packed weights to embed (the driver packs them first) */
+  size_t packed_size;
   glow_target_options target;
   int verbose;
 } glow_bundle_options;
@@ -364,5 +369,8 @@ int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_
 /* codegen/emit-weights.c */
 int glow_emit_weights_bin(const glow_graph *g, const glow_plan *p, void **data, size_t *size);
 int glow_emit_weights_txt(const glow_graph *g, const glow_plan *p, glow_strbuf *out);
+/* codegen/emit-weights-zst.c: the constant area packed (runtime/weights-zst-format.h) at zstd `level`.
+ * @return 0, or -1 after an error. */
+int glow_emit_weights_zst(const glow_graph *g, const glow_plan *p, int level, void **data, size_t *size);
 
 #endif

@@ -83,6 +83,8 @@ typedef enum {
   GLOW_RT_ERR_NOMEM = -4,     /* out of memory */
   GLOW_RT_ERR_NOT_FOUND = -5, /* no input or output of that name */
   GLOW_RT_ERR_BUNDLE = -6,    /* the bundle's entry function returned an error */
+  GLOW_RT_ERR_FORMAT = -7,    /* packed weights that are truncated, corrupt or not glowc's (or of another version) */
+  GLOW_RT_ERR_CHECKSUM = -8,  /* packed weights whose unpacked bytes fail their checksum */
 } glow_rt_status;
 
 /* One compiled network: what GLOW_BUNDLE(net) gathers from "net.h". */
@@ -118,6 +120,25 @@ int glow_weights_load(const glow_bundle *b, const char *path, glow_weights **out
  * @return GLOW_RT_OK; GLOW_RT_ERR_SIZE if size differs from the bundle's; GLOW_RT_ERR_ARG if the
  *         data is not aligned to the bundle's alignment. */
 int glow_weights_wrap(const glow_bundle *b, const void *data, size_t size, glow_weights **out);
+
+/* The constant area the weights hold (what a bundle's entry takes as constantWeight). */
+const void *glow_weights_data(const glow_weights *w);
+
+/* ---- Packed weights (-weights=zst): in the library glowc_runtime_zst (CMake glowc::runtime_zst,
+ * Bazel @glowc//runtime:glowc_runtime_zst), which links libzstd and libxxhash. ---- */
+
+/* Loads a .weights.zst file: the header and tables checked against the bundle, the zstd frame
+ * streamed straight into a new aligned constant area (about 2.5 MiB of extra memory, whatever
+ * the size of the weights), then the XXH64 checksum of the result compared.
+ * @return GLOW_RT_OK; GLOW_RT_ERR_IO if the file cannot be read; GLOW_RT_ERR_SIZE if it packs
+ *         weights of another size or alignment than the bundle's; GLOW_RT_ERR_FORMAT if it is
+ *         truncated, corrupt, not packed weights, of another format version, or unpacks to more
+ *         bytes than it declares; GLOW_RT_ERR_CHECKSUM; GLOW_RT_ERR_NOMEM. */
+int glow_weights_load_zst(const glow_bundle *b, const char *path, glow_weights **out);
+
+/* The same from packed bytes in memory, e.g. the <net>_constant_weights_zst that -weights=embedded,zst
+ * puts in the object (NET_CONSTANT_WEIGHTS_ZST_SIZE bytes): unpacked into RAM. Same statuses. */
+int glow_weights_unpack(const glow_bundle *b, const void *packed, size_t size, glow_weights **out);
 
 void glow_weights_free(glow_weights *w);
 

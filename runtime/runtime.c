@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "glow-runtime.h"
+#include "runtime-internal.h"
 
 struct glow_weights {
   const glow_bundle *bundle;
@@ -22,7 +23,7 @@ struct glow_instance {
 
 static _Thread_local char last_error[512];
 
-static int fail(int status, const char *fmt, ...) {
+int glow_rt_fail(int status, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(last_error, sizeof last_error, fmt, ap);
@@ -41,13 +42,15 @@ const char *glow_status_string(int status) {
   case GLOW_RT_ERR_NOMEM: return "out of memory";
   case GLOW_RT_ERR_NOT_FOUND: return "not found";
   case GLOW_RT_ERR_BUNDLE: return "bundle error";
+  case GLOW_RT_ERR_FORMAT: return "bad packed weights";
+  case GLOW_RT_ERR_CHECKSUM: return "checksum mismatch";
   default: return "unknown status";
   }
 }
 
-static uint64_t alignment(const glow_bundle *b) { return b->config->alignment ? b->config->alignment : 64; }
+uint64_t glow_rt_alignment(const glow_bundle *b) { return b->config->alignment ? b->config->alignment : 64; }
 
-static void *alloc_area(uint64_t size, uint64_t align) {
+void *glow_rt_alloc_area(uint64_t size, uint64_t align) {
   void *p = NULL;
   if (posix_memalign(&p, (size_t)align, (size_t)(size ? size : align)))
     return NULL;
@@ -57,19 +60,19 @@ static void *alloc_area(uint64_t size, uint64_t align) {
 
 int glow_weights_load(const glow_bundle *b, const char *path, glow_weights **out) {
   if (!b || !path || !out)
-    return fail(GLOW_RT_ERR_ARG, "glow_weights_load: NULL argument");
+    return glow_rt_fail(GLOW_RT_ERR_ARG, "glow_weights_load: NULL argument");
   *out = NULL;
   uint64_t want = b->config->constantWeightVarsMemSize;
   FILE *f = fopen(path, "rb");
   if (!f)
-    return fail(GLOW_RT_ERR_IO, "%s: cannot open weights file: %s", path, strerror(errno));
+    return glow_rt_fail(GLOW_RT_ERR_IO, "%s: cannot open weights file: %s", path, strerror(errno));
   glow_weights *w = calloc(1, sizeof *w);
-  uint8_t *data = alloc_area(want, alignment(b));
+  uint8_t *data = glow_rt_alloc_area(want, glow_rt_alignment(b));
   if (!w || !data) {
     fclose(f);
     free(w);
     free(data);
-    return fail(GLOW_RT_ERR_NOMEM, "%s: cannot allocate %llu bytes for the weights", path, (unsigned long long)want);
+    return glow_rt_fail(GLOW_RT_ERR_NOMEM, "%s: cannot allocate %llu bytes for the weights", path, (unsigned long long)want);
   }
   size_t got = fread(data, 1, (size_t)want, f);
   int extra = fgetc(f) != EOF, err = ferror(f);
@@ -78,8 +81,8 @@ int glow_weights_load(const glow_bundle *b, const char *path, glow_weights **out
     free(w);
     free(data);
     if (err)
-      return fail(GLOW_RT_ERR_IO, "%s: read error", path);
-    return fail(GLOW_RT_ERR_SIZE, "%s: %s than the %llu bytes of constant weights bundle '%s' needs "
+      return glow_rt_fail(GLOW_RT_ERR_IO, "%s: read error", path);
+    return glow_rt_fail(GLOW_RT_ERR_SIZE, "%s: %s than the %llu bytes of constant weights bundle '%s' needs "
                 "(a weights file from another model or compile?)", path, got != want ? "shorter" : "longer",
                 (unsigned long long)want, b->name);
   }
@@ -92,22 +95,37 @@ int glow_weights_load(const glow_bundle *b, const char *path, glow_weights **out
 
 int glow_weights_wrap(const glow_bundle *b, const void *data, size_t size, glow_weights **out) {
   if (!b || !out || (!data && size))
-    return fail(GLOW_RT_ERR_ARG, "glow_weights_wrap: NULL argument");
+    return glow_rt_fail(GLOW_RT_ERR_ARG, "glow_weights_wrap: NULL argument");
   *out = NULL;
   if (size != b->config->constantWeightVarsMemSize)
-    return fail(GLOW_RT_ERR_SIZE, "weights of %zu bytes given; bundle '%s' needs %llu", size, b->name,
+    return glow_rt_fail(GLOW_RT_ERR_SIZE, "weights of %zu bytes given; bundle '%s' needs %llu", size, b->name,
                 (unsigned long long)b->config->constantWeightVarsMemSize);
-  if ((uintptr_t)data % alignment(b))
-    return fail(GLOW_RT_ERR_ARG, "weights at %p are not aligned to %llu bytes", data,
-                (unsigned long long)alignment(b));
+  if ((uintptr_t)data % glow_rt_alignment(b))
+    return glow_rt_fail(GLOW_RT_ERR_ARG, "weights at %p are not aligned to %llu bytes", data,
+                (unsigned long long)glow_rt_alignment(b));
   glow_weights *w = calloc(1, sizeof *w);
   if (!w)
-    return fail(GLOW_RT_ERR_NOMEM, "out of memory");
+    return glow_rt_fail(GLOW_RT_ERR_NOMEM, "out of memory");
   w->bundle = b;
   w->data = (uint8_t *)data;
   *out = w;
   return GLOW_RT_OK;
 }
+
+int glow_rt_weights_adopt(const glow_bundle *b, uint8_t *data, glow_weights **out) {
+  glow_weights *w = calloc(1, sizeof *w);
+  if (!w) {
+    free(data);
+    return glow_rt_fail(GLOW_RT_ERR_NOMEM, "out of memory");
+  }
+  w->bundle = b;
+  w->data = data;
+  w->owned = 1;
+  *out = w;
+  return GLOW_RT_OK;
+}
+
+const void *glow_weights_data(const glow_weights *w) { return w ? w->data : NULL; }
 
 void glow_weights_free(glow_weights *w) {
   if (!w)
@@ -119,18 +137,18 @@ void glow_weights_free(glow_weights *w) {
 
 int glow_instance_create(const glow_bundle *b, const glow_weights *w, glow_instance **out) {
   if (!b || !w || !out)
-    return fail(GLOW_RT_ERR_ARG, "glow_instance_create: NULL argument");
+    return glow_rt_fail(GLOW_RT_ERR_ARG, "glow_instance_create: NULL argument");
   *out = NULL;
   if (w->bundle->config != b->config)
-    return fail(GLOW_RT_ERR_ARG, "weights were loaded for bundle '%s', not '%s'", w->bundle->name, b->name);
+    return glow_rt_fail(GLOW_RT_ERR_ARG, "weights were loaded for bundle '%s', not '%s'", w->bundle->name, b->name);
   glow_instance *inst = calloc(1, sizeof *inst);
-  uint8_t *m = alloc_area(b->config->mutableWeightVarsMemSize, alignment(b));
-  uint8_t *a = alloc_area(b->config->activationsMemSize, alignment(b));
+  uint8_t *m = glow_rt_alloc_area(b->config->mutableWeightVarsMemSize, glow_rt_alignment(b));
+  uint8_t *a = glow_rt_alloc_area(b->config->activationsMemSize, glow_rt_alignment(b));
   if (!inst || !m || !a) {
     free(inst);
     free(m);
     free(a);
-    return fail(GLOW_RT_ERR_NOMEM, "cannot allocate the memory areas of bundle '%s'", b->name);
+    return glow_rt_fail(GLOW_RT_ERR_NOMEM, "cannot allocate the memory areas of bundle '%s'", b->name);
   }
   inst->bundle = b;
   inst->weights = w;
@@ -152,10 +170,10 @@ int glow_instance_tensor_count(const glow_instance *inst) { return inst ? (int)i
 
 int glow_instance_tensor(glow_instance *inst, int i, glow_tensor_ref *t) {
   if (!inst || !t)
-    return fail(GLOW_RT_ERR_ARG, "glow_instance_tensor: NULL argument");
+    return glow_rt_fail(GLOW_RT_ERR_ARG, "glow_instance_tensor: NULL argument");
   const struct BundleConfig *c = inst->bundle->config;
   if (i < 0 || (uint64_t)i >= c->numSymbols)
-    return fail(GLOW_RT_ERR_NOT_FOUND, "bundle '%s' has %llu inputs and outputs; no index %d", inst->bundle->name,
+    return glow_rt_fail(GLOW_RT_ERR_NOT_FOUND, "bundle '%s' has %llu inputs and outputs; no index %d", inst->bundle->name,
                 (unsigned long long)c->numSymbols, i);
   const struct SymbolTableEntry *s = &c->symbolTable[i];
   const struct GlowTensorInfo *ti = &inst->bundle->tensors[i];
@@ -173,7 +191,7 @@ int glow_instance_tensor(glow_instance *inst, int i, glow_tensor_ref *t) {
 
 int glow_instance_find(glow_instance *inst, const char *name, glow_tensor_ref *t) {
   if (!inst || !name || !t)
-    return fail(GLOW_RT_ERR_ARG, "glow_instance_find: NULL argument");
+    return glow_rt_fail(GLOW_RT_ERR_ARG, "glow_instance_find: NULL argument");
   const struct BundleConfig *c = inst->bundle->config;
   for (uint64_t i = 0; i < c->numSymbols; i++)
     if (!strcmp(c->symbolTable[i].name, name))
@@ -187,9 +205,9 @@ int glow_instance_find(glow_instance *inst, const char *name, glow_tensor_ref *t
 
 int glow_instance_run(glow_instance *inst) {
   if (!inst)
-    return fail(GLOW_RT_ERR_ARG, "glow_instance_run: NULL argument");
+    return glow_rt_fail(GLOW_RT_ERR_ARG, "glow_instance_run: NULL argument");
   int rc = inst->bundle->entry(inst->weights->data, inst->mutable_area, inst->activations);
   if (rc != GLOW_SUCCESS)
-    return fail(GLOW_RT_ERR_BUNDLE, "bundle '%s' returned error %d", inst->bundle->name, rc);
+    return glow_rt_fail(GLOW_RT_ERR_BUNDLE, "bundle '%s' returned error %d", inst->bundle->name, rc);
   return GLOW_RT_OK;
 }

@@ -16,7 +16,7 @@ esac
 packages=(
   cmake ninja-build gcc g++ make pkg-config
   llvm-19-dev clang-19 lld-19
-  protobuf-c-compiler libprotobuf-c-dev libyaml-dev libzstd-dev
+  protobuf-c-compiler libprotobuf-c-dev libyaml-dev libzstd-dev libxxhash-dev
 )
 # Cross toolchains for the examples and the `cross` tests: AArch64 and RISC-V
 # Linux (Debian's cross gcc, run under qemu-user) and Cortex-M (arm-none-eabi,
@@ -28,6 +28,8 @@ cross_packages=(
 if [ "$build_only" -eq 0 ]; then
   packages+=("${cross_packages[@]}")
   packages+=(python3-numpy python3-onnx python3-torch python3-torchvision python3-sklearn)
+  # The zstd command line tool: the packed-weights tests and bench compare with plain `zstd -19`.
+  packages+=(zstd)
   # The Bazel build and its tests (Bazel 4.2.3, offline; see ENVIRONMENT.md).
   packages+=(bazel-bootstrap bazel-rules-java)
   # A WebDAV server on loopback as the remote cache in the Bazel cache test.

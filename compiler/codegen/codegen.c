@@ -204,6 +204,18 @@ static LLVMValueRef embed_weights(cg *c, const glow_graph *g, const glow_plan *p
   return gv;
 }
 
+/* -weights=embedded,zst: the packed weights as `const uint8_t <net>_constant_weights_zst[]`
+ * in the same read-only section; the runtime unpacks them into RAM (glow_weights_unpack). */
+static void embed_packed(cg *c, const glow_bundle_options *o, const char *net) {
+  LLVMValueRef init = LLVMConstStringInContext2(c->ctx, o->packed, o->packed_size, 1);
+  char name[300], section[300];
+  snprintf(name, sizeof name, "%s_constant_weights_zst", net);
+  snprintf(section, sizeof section, ".rodata.glow.%s", net);
+  LLVMValueRef gv = const_global(c, init, name, 0);
+  LLVMSetAlignment(gv, 8);
+  LLVMSetSection(gv, section);
+}
+
 /* The embedded weights' address, hidden from the optimizer behind an empty asm:
  * kernels then read them as they read a caller's buffer, instead of LLVM folding
  * loads of known bytes into immediates (code growth, slow compiles). */
@@ -273,7 +285,11 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
 
   prepare_kernels(&c, rt.cpu, rt.features);
   define_target_flags(&c, tgt, tm, rt.triple);
-  LLVMValueRef weights = o->weights & GLOW_WEIGHTS_EMBEDDED ? embed_weights(&c, g, p, net) : NULL;
+  LLVMValueRef weights = NULL;
+  if (o->packed)
+    embed_packed(&c, o, net);
+  else if (o->weights & GLOW_WEIGHTS_EMBEDDED)
+    weights = embed_weights(&c, g, p, net);
   if (build_entry(&c, g, p, o->entry_name ? o->entry_name : net, weights))
     goto done;
   if (o->dynamic_api)

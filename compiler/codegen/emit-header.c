@@ -86,7 +86,16 @@ int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_
     glow_sb_printf(b, "// Bundle configuration: memory sizes and the symbol table.\nextern BundleConfig %s_config;\n"
                    "extern const struct GlowTensorInfo %s_tensor_info[];\n\n",
                    net, net);
-  if (o->weights & GLOW_WEIGHTS_EMBEDDED) {
+  if (o->packed) {
+    glow_sb_printf(b, "// The constant weights are in the object packed (section .rodata.glow.%s,\n"
+                      "// format .weights.zst): unpack them into RAM with glow_weights_unpack(), or\n"
+                      "// otherwise, and pass that as the entry point's constantWeight.\n#define ", net);
+    ident(b, net, 1);
+    glow_sb_printf(b, "_CONSTANT_WEIGHTS_ZST 1\n#define ");
+    ident(b, net, 1);
+    glow_sb_printf(b, "_CONSTANT_WEIGHTS_ZST_SIZE %zu\nextern const uint8_t %s_constant_weights_zst[];\n\n",
+                   o->packed_size, net);
+  } else if (o->weights & GLOW_WEIGHTS_EMBEDDED) {
     glow_sb_printf(b, "// The constant weights are in the object (section .rodata.glow.%s): the entry\n"
                       "// point reads them there and ignores its constantWeight argument.\n#define ", net);
     ident(b, net, 1);

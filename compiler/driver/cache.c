@@ -94,8 +94,11 @@ int glow_cache_key(const glow_driver_options *d, char key[65]) {
     field_str(&s, "quantization", qs);
     field_str(&s, "keep-original-precision", q->keep_kinds);
   }
-  char weights[16];
-  snprintf(weights, sizeof weights, "%u", b->weights);
+  char weights[32];
+  if (b->weights & GLOW_WEIGHTS_ZST) /* the level changes the packed bytes */
+    snprintf(weights, sizeof weights, "%u:%d", b->weights, b->zst_level);
+  else
+    snprintf(weights, sizeof weights, "%u", b->weights);
   field_str(&s, "weights", weights);
   for (int i = 0; i < im->ninputs; i++) {
     char t[64 + 24 * GLOW_MAX_RANK];

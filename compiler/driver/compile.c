@@ -105,8 +105,8 @@ static int compile_bundle(const glow_driver_options *d, const char *key) {
   int rc = -1;
   glow_plan plan;
   memset(&plan, 0, sizeof plan);
-  void *obj = NULL, *wbin = NULL;
-  size_t obj_size = 0, wbin_size = 0;
+  void *obj = NULL, *wbin = NULL, *wzst = NULL;
+  size_t obj_size = 0, wbin_size = 0, wzst_size = 0;
   glow_strbuf hdr = {0}, wtxt = {0};
 
   if (bind_inputs(g, d) || glow_run_passes(g, &d->passes))
@@ -128,35 +128,49 @@ static int compile_bundle(const glow_driver_options *d, const char *key) {
               (unsigned long long)plan.act_size, (unsigned long long)plan.act_lower_bound,
               plan.act_lower_bound ? 100.0 * (double)plan.act_size / (double)plan.act_lower_bound : 100.0);
   }
-  if (glow_codegen(g, &plan, &d->bundle, &obj, &obj_size))
+  unsigned w = d->bundle.weights;
+  glow_bundle_options bo = d->bundle;
+  if ((w & GLOW_WEIGHTS_ZST) && glow_emit_weights_zst(g, &plan, bo.zst_level, &wzst, &wzst_size))
+    goto done;
+  double tz = now();
+  if (w & GLOW_WEIGHTS_EMBEDDED) { /* embedded,zst: the packed bytes go in the object, not in a file */
+    bo.packed = wzst;
+    bo.packed_size = wzst_size;
+  }
+  if (glow_codegen(g, &plan, &bo, &obj, &obj_size))
     goto done;
   double t3 = now();
-  glow_emit_header(g, &plan, &d->bundle, &hdr);
-  unsigned w = d->bundle.weights;
+  glow_emit_header(g, &plan, &bo, &hdr);
   if (w & GLOW_WEIGHTS_BIN)
     glow_emit_weights_bin(g, &plan, &wbin, &wbin_size);
   if (w & GLOW_WEIGHTS_TXT)
     glow_emit_weights_txt(g, &plan, &wtxt);
 
-  glow_bundle_file files[4] = {{".o", obj, obj_size}, {".h", hdr.s, hdr.len}};
+  glow_bundle_file files[5] = {{".o", obj, obj_size}, {".h", hdr.s, hdr.len}};
   int nfiles = 2;
   if (w & GLOW_WEIGHTS_BIN)
     files[nfiles++] = (glow_bundle_file){".weights.bin", wbin, wbin_size};
   if (w & GLOW_WEIGHTS_TXT)
     files[nfiles++] = (glow_bundle_file){".weights.txt", wtxt.s, wtxt.len};
+  if (wzst && !(w & GLOW_WEIGHTS_EMBEDDED))
+    files[nfiles++] = (glow_bundle_file){".weights.zst", wzst, wzst_size};
   if (write_bundle(d, files, nfiles))
     goto done;
   if (key)
     glow_cache_store(d, key, files, nfiles);
   if (d->verbose)
-    glow_note("glowc: time: import %.3f s, passes %.3f s, codegen %.3f s, total %.3f s\n", t1 - t0, t2 - t1,
-              t3 - t2, now() - t0);
+    glow_note("glowc: time: import %.3f s, passes %.3f s, packing weights %.3f s, codegen %.3f s, total %.3f s\n",
+              t1 - t0, t2 - t1, tz - t2, t3 - tz, now() - t0);
+  if (d->verbose && wzst)
+    glow_note("glowc: weights packed at zstd level %d: %zu of %llu bytes (%.1f%%)\n", bo.zst_level, wzst_size,
+              (unsigned long long)plan.const_size, plan.const_size ? 100.0 * (double)wzst_size / (double)plan.const_size : 0.0);
   rc = 0;
 done:
   glow_plan_free(&plan);
   glow_graph_free(g);
   free(obj);
   free(wbin);
+  free(wzst);
   glow_sb_free(&hdr);
   glow_sb_free(&wtxt);
   return rc;

@@ -19,6 +19,7 @@ typedef struct glow_driver_options {
   const char *load_profile;  /* -load-profile=<file.yml>: quantize with it */
   glow_quant_options quant;
   int quant_set;             /* a quantization option other than -load-profile was given */
+  int zst_level_set;         /* -weights-compression-level was given */
   int ndatasets;
   const char **datasets;     /* -input-dataset=<input>,<kind>,<file or dir> */
   char *owned_name, *owned_triple;

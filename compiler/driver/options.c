@@ -26,10 +26,18 @@ static const char *usage_text =
     "                              <name>_config symbol table (dynamic).\n"
     "  -weights=<kinds>            Where the constant weights go, a comma list of: bin\n"
     "                              (<name>.weights.bin), txt (<name>.weights.txt, a C\n"
-    "                              initializer list), embedded (in <name>.o, read-only section\n"
-    "                              .rodata.glow.<name>, symbol <name>_constant_weights; the\n"
-    "                              entry point then ignores its constantWeight argument)\n"
+    "                              initializer list), zst (<name>.weights.zst: packed with\n"
+    "                              zstd, checked; glow_weights_load_zst() reads it), embedded\n"
+    "                              (in <name>.o, read-only section .rodata.glow.<name>,\n"
+    "                              symbol <name>_constant_weights; the entry point then\n"
+    "                              ignores its constantWeight argument); embedded,zst puts\n"
+    "                              the packed bytes in <name>.o instead\n"
+    "                              (<name>_constant_weights_zst, for glow_weights_unpack();\n"
+    "                              the entry point reads the unpacked constantWeight)\n"
     "                              (default: bin, plus txt with -bundle-api=static).\n"
+    "  -weights-compression-level=<1..22>\n"
+    "                              zstd level of the zst weights (default: 3; higher levels\n"
+    "                              pack a few percent smaller and take far longer).\n"
     "  -target=<triple>            Target triple (default: the host's, %s). Kernels for:\n"
     "                              x86_64-linux-gnu, aarch64-linux-gnu, riscv64-linux-gnu,\n"
     "                              thumbv7em-none-eabihf (Cortex-M4/M7; bare metal).\n"
@@ -161,10 +169,12 @@ void glow_driver_usage(glow_driver_tool tool, FILE *f) {
   free(triple);
 }
 
-/* -weights=bin,txt,embedded: 1 after reporting an unknown kind. */
+/* -weights=bin,txt,zst,embedded: 1 after reporting an unknown kind. */
 static int parse_weights(const char *v, unsigned *out) {
-  static const struct { const char *name; unsigned bit; } kinds[] = {
-      {"bin", GLOW_WEIGHTS_BIN}, {"txt", GLOW_WEIGHTS_TXT}, {"embedded", GLOW_WEIGHTS_EMBEDDED}};
+  static const struct { const char *name; unsigned bit; } kinds[] = {{"bin", GLOW_WEIGHTS_BIN},
+                                                                      {"txt", GLOW_WEIGHTS_TXT},
+                                                                      {"zst", GLOW_WEIGHTS_ZST},
+                                                                      {"embedded", GLOW_WEIGHTS_EMBEDDED}};
   *out = 0;
   while (*v) {
     size_t n = strcspn(v, ",");
@@ -173,14 +183,14 @@ static int parse_weights(const char *v, unsigned *out) {
       if (strlen(kinds[k].name) == n && !strncmp(kinds[k].name, v, n))
         bit = kinds[k].bit;
     if (!bit) {
-      glow_error("-weights", "unknown kind '%.*s' (kinds: bin, txt, embedded; comma-separated)", (int)n, v);
+      glow_error("-weights", "unknown kind '%.*s' (kinds: bin, txt, zst, embedded; comma-separated)", (int)n, v);
       return 1;
     }
     *out |= bit;
     v += n + (v[n] == ',');
   }
   if (!*out) {
-    glow_error("-weights", "empty list (kinds: bin, txt, embedded; comma-separated)");
+    glow_error("-weights", "empty list (kinds: bin, txt, zst, embedded; comma-separated)");
     return 1;
   }
   return 0;
@@ -348,6 +358,16 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
       }
     } else if (mc && (v = glow_option_match(argc, argv, &i, "weights", 1)))
       bad |= parse_weights(v, &d->bundle.weights);
+    else if (mc && (v = glow_option_match(argc, argv, &i, "weights-compression-level", 1))) {
+      char *end;
+      long level = strtol(v, &end, 10);
+      if (!*v || *end || level < 1 || level > 22) {
+        glow_error("-weights-compression-level", "'%s' is not a zstd level from 1 to 22", v);
+        bad = 1;
+      }
+      d->bundle.zst_level = (int)level;
+      d->zst_level_set = 1;
+    }
     else if (mc && (v = glow_option_match(argc, argv, &i, "relocation-model", 1))) {
       if (!strcmp(v, "pic") || !strcmp(v, "static"))
         d->bundle.target.pic = !strcmp(v, "pic");
@@ -444,6 +464,12 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
     d->bundle.target.triple = d->owned_triple = glow_default_triple();
   if (!d->bundle.weights)
     d->bundle.weights = GLOW_WEIGHTS_BIN | (d->bundle.dynamic_api ? 0 : GLOW_WEIGHTS_TXT);
+  if (d->zst_level_set && !(d->bundle.weights & GLOW_WEIGHTS_ZST)) {
+    glow_error("-weights-compression-level", "only -weights=zst (or embedded,zst) is compressed; add zst to -weights");
+    return -1;
+  }
+  if (!d->bundle.zst_level)
+    d->bundle.zst_level = 3;
   return 0;
 }
 

@@ -1,5 +1,6 @@
-/* Growable string buffer for generated text (headers, weights as C). */
+/* Growable string buffer for generated text (headers, weights as C) and bytes. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "glowc.h"
 
@@ -18,6 +19,17 @@ void glow_sb_printf(glow_strbuf *b, const char *fmt, ...) {
     b->cap = (b->cap + (size_t)n + 1) * 2;
     b->s = glow_xrealloc(b->s, b->cap);
   }
+}
+
+void glow_sb_append(glow_strbuf *b, const void *data, size_t size) {
+  if (b->cap - b->len < size + 1) { /* room for a terminating 0, as printf keeps */
+    b->cap = (b->cap + size + 1) * 2;
+    b->s = glow_xrealloc(b->s, b->cap);
+  }
+  if (size)
+    memcpy(b->s + b->len, data, size);
+  b->len += size;
+  b->s[b->len] = 0;
 }
 
 void glow_sb_free(glow_strbuf *b) {
