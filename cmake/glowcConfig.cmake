@@ -1,12 +1,14 @@
 # find_package(glowc): the imported targets glowc::model-compiler, glowc::glowc,
-# glowc::model-profiler and glowc::runtime, and add_glow_bundle()
+# glowc::model-profiler and glowc::runtime (and glowc::runtime_zst, the packed
+# weights loader, which links libzstd and libxxhash), and add_glow_bundle()
 # (GlowBundle.cmake), which uses the imported compiler. The kernels are embedded
 # in the compiler binary.
 #
 # Cross-compiling, the compiler still runs on this machine, but the installed
 # runtime archive is built for it, not for the target: glowc::runtime is then
 # built in the consuming project from the installed sources, with its toolchain
-# (only if something links it, and only in a project with C enabled).
+# (only if something links it, and only in a project with C enabled). No
+# glowc::runtime_zst then: the target would need its own libzstd and libxxhash.
 include(${CMAKE_CURRENT_LIST_DIR}/glowcTargets.cmake)
 get_property(_glowc_languages GLOBAL PROPERTY ENABLED_LANGUAGES) # a project without C gets no runtime
 if(NOT CMAKE_CROSSCOMPILING)

@@ -7,10 +7,11 @@ install(TARGETS model-compiler glowc model-profiler EXPORT glowcTargets RUNTIME 
 # The runtime library, built for this machine, in an export set of its own: a
 # cross-compiling project gets glowc::runtime built from the installed sources
 # for its target instead (glowcConfig.cmake).
-install(TARGETS glowc_runtime EXPORT glowcRuntimeTargets
+install(TARGETS glowc_runtime glowc_runtime_zst EXPORT glowcRuntimeTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/runtime/runtime.c ${PROJECT_SOURCE_DIR}/runtime/glow-runtime.h
+              ${PROJECT_SOURCE_DIR}/runtime/runtime-internal.h
   DESTINATION ${CMAKE_INSTALL_DATADIR}/glowc/runtime)
 # Toolchain files for the cross targets (toolchains/README in the source tree).
 file(GLOB glowc_toolchain_files ${PROJECT_SOURCE_DIR}/toolchains/*.cmake)

@@ -189,27 +189,42 @@ static int read_tables(src *s, tables *t) {
   return 0;
 }
 
-/* Chunk c's filtered bytes (in buf) back into the words of the segments. */
+/* A little-endian word into p (one store on little-endian hosts). */
+static inline void put_word(uint8_t *p, uint32_t w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy(p, &w, 4);
+#else
+  glow_wzst_put32(p, w);
+#endif
+}
+
+/* Chunk c's filtered bytes (in buf) back into the words of the segments, a
+ * segment's run of them at a time. */
 static int unfilter(src *s, const tables *t, uint64_t c, const uint8_t *buf, uint64_t n, uint8_t *area,
                     int *seg, uint64_t *first) {
   const uint8_t *l2 = buf, *l1 = buf + n, *l0 = buf + 2 * n, *nib = buf + 3 * n, *esc = nib + (n + 1) / 2;
   uint32_t ne = 0;
-  for (uint64_t k = 0, j = c * GLOW_WZST_CHUNK_WORDS; k < n; k++, j++) {
-    while (j >= *first + t->seg[*seg].words)
+  uint64_t j0 = c * GLOW_WZST_CHUNK_WORDS;
+  for (uint64_t k = 0; k < n;) {
+    while (j0 + k >= *first + t->seg[*seg].words)
       *first += t->seg[(*seg)++].words;
     const glow_wzst_segment *g = &t->seg[*seg];
-    uint32_t d = nib[k / 2] >> (4 * (k % 2)) & 15, e;
-    if (d == 15) {
-      if (ne == t->escapes[c])
-        return bad(s, "corrupt: a chunk uses more escapes than it declares");
-      e = esc[ne++];
-    } else if (d > g->top_exponent) {
-      return bad(s, "corrupt: an exponent below zero");
-    } else {
-      e = g->top_exponent - d;
+    uint64_t end = *first + g->words - j0;
+    end = end < n ? end : n;
+    uint8_t *dst = area + g->offset + 4 * (j0 + k - *first);
+    uint32_t top = g->top_exponent;
+    for (; k < end; k++, dst += 4) {
+      uint32_t d = nib[k / 2] >> (4 * (k % 2)) & 15, e = top - d;
+      if (d == 15) {
+        if (ne == t->escapes[c])
+          return bad(s, "corrupt: a chunk uses more escapes than it declares");
+        e = esc[ne++];
+      } else if (d > top) {
+        return bad(s, "corrupt: an exponent below zero");
+      }
+      put_word(dst, (uint32_t)(l2[k] >> 7) << 31 | e << 23 | (uint32_t)(l2[k] & 0x7f) << 16 | (uint32_t)l1[k] << 8 |
+                        l0[k]);
     }
-    uint32_t w = (uint32_t)(l2[k] >> 7) << 31 | e << 23 | (uint32_t)(l2[k] & 0x7f) << 16 | (uint32_t)l1[k] << 8 | l0[k];
-    glow_wzst_put32(area + g->offset + 4 * (j - *first), w);
   }
   if (ne != t->escapes[c])
     return bad(s, "corrupt: a chunk uses fewer escapes than it declares");

@@ -86,14 +86,23 @@ def _glow_bundle_impl(ctx):
     # bundles in one package may share a network name.
     obj = ctx.actions.declare_file("%s.bundle/%s.o" % (ctx.label.name, name))
     hdr = ctx.actions.declare_file("%s.bundle/%s.h" % (ctx.label.name, name))
-    # As add_glow_bundle: bin and txt are the compiler's default (.bin, plus .txt
-    # for the static API); embedded writes no weights file.
+    # As add_glow_bundle: txt comes with the .bin, the static API's .bin with its
+    # .txt; zst writes .weights.zst unless embedded (then packed in the object).
+    kinds = []
+    for kind in ctx.attr.weights:
+        if kind not in ("bin", "txt", "zst", "embedded"):
+            fail("weights must be bin, txt, zst or embedded (one or more), not '%s'" % kind, "weights")
+        if kind not in kinds:
+            kinds.append(kind)
+    if not kinds:
+        fail("weights is empty", "weights")
+    if "txt" in kinds or ("bin" in kinds and ctx.attr.bundle_api == "static"):
+        kinds = [k for k in kinds if k not in ("bin", "txt")] + ["bin", "txt"]
     weights = []
-    if ctx.attr.weights in ("bin", "txt"):
-        weights.append(ctx.actions.declare_file("%s.bundle/%s.weights.bin" % (ctx.label.name, name)))
-        if ctx.attr.bundle_api == "static":
-            weights.append(ctx.actions.declare_file("%s.bundle/%s.weights.txt" % (ctx.label.name, name)))
-    elif ctx.attr.weights == "zst":
+    for kind in ("bin", "txt"):
+        if kind in kinds:
+            weights.append(ctx.actions.declare_file("%s.bundle/%s.weights.%s" % (ctx.label.name, name, kind)))
+    if "zst" in kinds and "embedded" not in kinds:
         weights.append(ctx.actions.declare_file("%s.bundle/%s.weights.zst" % (ctx.label.name, name)))
 
     args = ctx.actions.args()
@@ -108,8 +117,7 @@ def _glow_bundle_impl(ctx):
     if ctx.file.profile:
         args.add(ctx.file.profile, format = "-load-profile=%s")
         inputs.append(ctx.file.profile)
-    if ctx.attr.weights in ("zst", "embedded"):
-        args.add(ctx.attr.weights, format = "-weights=%s")
+    args.add(",".join(kinds), format = "-weights=%s")
     args.add_all(ctx.attr.model_inputs, format_each = "-model-input=%s")
     args.add_all(ctx.attr.options)
 
@@ -190,10 +198,9 @@ with the cross toolchain too) it gets `-target=aarch64-linux-gnu`.""",
             doc = "A quantization profile (`-load-profile`): a `glow_profile` target or a YAML file; the bundle is then int8.",
             allow_single_file = True,
         ),
-        "weights": attr.string(
-            doc = "The weights format: `bin` (the default; with the static API also `<network_name>.weights.txt`), `txt` (the same), `embedded` (inside the object, no weights file) or `zst` (not implemented yet).",
-            default = "bin",
-            values = ["bin", "txt", "zst", "embedded"],
+        "weights": attr.string_list(
+            doc = "How the weights ship, one or more of (`-weights=`): `bin` (the default; with the static API also `<network_name>.weights.txt`), `txt` (the same), `zst` (`<network_name>.weights.zst`, packed and checked: load it with `glow_weights_load_zst` from `@glowc//runtime:glowc_runtime_zst`), `embedded` (inside the object, no weights file); `embedded` with `zst`: the packed bytes inside the object (`glow_weights_unpack`).",
+            default = ["bin"],
         ),
         "target": attr.string(
             doc = "The target triple (`-target=`). Default: the target platform's (`aarch64-linux-gnu`, `riscv64-linux-gnu`, `x86_64-unknown-linux-gnu` for `@platforms//cpu:aarch64`, `riscv64`, `x86_64`), none when it is the host's CPU; a `-target` in `options` also wins.",

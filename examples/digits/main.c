@@ -1,9 +1,12 @@
 /* Classifies ten 8x8 handwritten digits with a bundle compiled from digits.onnx.
  *
  *   digits-classify <digits.weights.bin>
+ *   digits-classify-zst <digits.weights.zst>
  *
  * Shows the dynamic-API route: the runtime loads the weights, allocates the
- * bundle's memory and finds the input and output by their names in the model. */
+ * bundle's memory and finds the input and output by their names in the model.
+ * Built with DIGITS_WEIGHTS_ZST, it reads zstd-packed weights (-weights=zst),
+ * checked and unpacked straight into memory by glow_weights_load_zst(). */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,16 +14,24 @@
 #include "glow-runtime.h"
 #include "samples.h"
 
+#ifdef DIGITS_WEIGHTS_ZST
+#define LOAD_WEIGHTS glow_weights_load_zst
+#define WEIGHTS_FILE "digits.weights.zst"
+#else
+#define LOAD_WEIGHTS glow_weights_load
+#define WEIGHTS_FILE "digits.weights.bin"
+#endif
+
 int main(int argc, char **argv) {
   static const glow_bundle bundle = GLOW_BUNDLE(digits);
   glow_weights *weights = NULL;
   glow_instance *inst = NULL;
   glow_tensor_ref in, out;
   if (argc != 2) {
-    fprintf(stderr, "usage: %s <digits.weights.bin>\n", argv[0]);
+    fprintf(stderr, "usage: %s <" WEIGHTS_FILE ">\n", argv[0]);
     return 2;
   }
-  if (glow_weights_load(&bundle, argv[1], &weights) || glow_instance_create(&bundle, weights, &inst) ||
+  if (LOAD_WEIGHTS(&bundle, argv[1], &weights) || glow_instance_create(&bundle, weights, &inst) ||
       glow_instance_find(inst, "input", &in) || glow_instance_find(inst, "output", &out)) {
     fprintf(stderr, "digits-classify: %s\n", glow_last_error());
     glow_instance_free(inst);
