@@ -81,6 +81,12 @@ bad-mcpu)
 bad-mattr)
   args=(-model="$relu" -emit-bundle="$out" -mattr=+nosuchfeature)
   want="-mattr.*unknown feature.*avx2" ;;
+bad-zst-level)
+  args=(-model="$relu" -emit-bundle="$out" -weights=zst -weights-compression-level=30)
+  want="-weights-compression-level.*'30' is not a zstd level from 1 to 22" ;;
+zst-level-without-zst)
+  args=(-model="$relu" -emit-bundle="$out" -weights-compression-level=9)
+  want="-weights-compression-level.*add zst to -weights" ;;
 bad-quant-precision)
   args=(-model="$relu" -emit-bundle="$out" -load-profile="$work/p.yml" -quantization-precision=Int32)
   want="-quantization-precision.*'Int32' is not one of.*Int8 Int16" ;;

@@ -20,6 +20,11 @@ bz build "${bz_build_flags[@]}" //examples/digits:digits-classify-int8
 check_predictions "$("$bin/examples/digits/digits-classify-int8" \
   "$bin/examples/digits/digits_int8.bundle/digits.weights.bin")" "$src/examples/digits/expected.txt"
 
+# The packed variant: glow_bundle(weights = ["zst"]) and //runtime:glowc_runtime_zst.
+bz build "${bz_build_flags[@]}" //examples/digits:digits-classify-zst
+check_predictions "$("$bin/examples/digits/digits-classify-zst" \
+  "$bin/examples/digits/digits_zst.bundle/digits.weights.zst")" "$src/examples/digits/expected.txt"
+
 # -weights=embedded: no weights file, the entry point called with NULL weights.
 bz build "${bz_build_flags[@]}" //tests/integration:embedded-weights
 check_predictions "$("$bin/tests/integration/embedded-weights")" "$src/examples/digits/expected.txt"
@@ -37,5 +42,8 @@ if [ -n "$cmake_bundle" ]; then
     cmp "$(dirname "$cmake_bundle")/digits_int8.bundle/$f" "$bin/examples/digits/digits_int8.bundle/$f"
   done
   cmp "$(dirname "$cmake_bundle")/digits_profile.yml" "$bin/examples/digits/digits_profile.yml"
-  echo "the Bazel and CMake bundles (float and int8) and profiles are byte-identical"
+  for f in digits.o digits.h digits.weights.zst; do
+    cmp "$(dirname "$cmake_bundle")/digits_zst.bundle/$f" "$bin/examples/digits/digits_zst.bundle/$f"
+  done
+  echo "the Bazel and CMake bundles (float, int8 and packed) and profiles are byte-identical"
 fi
