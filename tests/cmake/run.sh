@@ -69,11 +69,13 @@ cache)
 installed)
   configure "$work/installed" -DCMAKE_PREFIX_PATH="$prefix"
   cmake --build "$work/installed"
-  check "$work/installed/classify" "$work/installed/digits.bundle/digits.weights.bin" ;;
+  check "$work/installed/classify" "$work/installed/digits.bundle/digits.weights.bin"
+  check "$work/installed/classify-zst" "$work/installed/digits_zst.bundle/digits.weights.zst" ;;
 subdir)
   configure "$work/subdir" -DGLOWC_SOURCE_DIR="$src"
-  cmake --build "$work/subdir" --target classify
-  check "$work/subdir/classify" "$work/subdir/digits.bundle/digits.weights.bin" ;;
+  cmake --build "$work/subdir" --target classify classify-zst
+  check "$work/subdir/classify" "$work/subdir/digits.bundle/digits.weights.bin"
+  check "$work/subdir/classify-zst" "$work/subdir/digits_zst.bundle/digits.weights.zst" ;;
 incremental)
   tree=$work/incremental
   mkdir -p "$work"
