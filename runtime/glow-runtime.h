@@ -128,7 +128,7 @@ const void *glow_weights_data(const glow_weights *w);
  * Bazel @glowc//runtime:glowc_runtime_zst), which links libzstd and libxxhash. ---- */
 
 /* Loads a .weights.zst file: the header and tables checked against the bundle, the zstd frame
- * streamed straight into a new aligned constant area (about 2.5 MiB of extra memory, whatever
+ * streamed straight into a new aligned constant area (under 3 MiB of extra memory, whatever
  * the size of the weights), then the XXH64 checksum of the result compared.
  * @return GLOW_RT_OK; GLOW_RT_ERR_IO if the file cannot be read; GLOW_RT_ERR_SIZE if it packs
  *         weights of another size or alignment than the bundle's; GLOW_RT_ERR_FORMAT if it is
