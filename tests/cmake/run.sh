@@ -81,7 +81,7 @@ incremental)
   mkdir -p "$work"
   cp "$digits/digits.onnx" "$work/second.onnx"
   configure "$tree" -DCMAKE_PREFIX_PATH="$prefix" -DSECOND_MODEL="$work/second.onnx"
-  cmake --build "$tree" >/dev/null
+  all=$(cmake --build "$tree" | grep -c 'into bundle' || true) # every bundle of the project
   # An edit that keeps the model valid ONNX: append ModelProto.doc_string (field 6,
   # length-delimited, tag 0x32) = "edited"; protobuf takes the last value.
   sleep 1
@@ -97,7 +97,8 @@ incremental)
   sleep 1
   touch "$prefix/bin/model-compiler"
   n=$(cmake --build "$tree" | grep -c 'into bundle' || true)
-  [ "$n" = 2 ] || { echo "expected both bundles recompiled after a compiler update, got $n"; exit 1; }
+  [ "$n" = "$all" ] && [ "$n" -ge 2 ] ||
+    { echo "expected all $all bundles recompiled after a compiler update, got $n"; exit 1; }
   check "$tree/classify" "$tree/digits.bundle/digits.weights.bin" ;;
 determinism)
   for t in a/one b/nested/two; do
