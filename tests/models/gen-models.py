@@ -28,19 +28,20 @@ out_dir in the build tree, one model per command so they build in parallel, e.g.
 import importlib.util
 import io
 import os
-import subprocess
 import sys
 import time
 
 import numpy as np
 import torch
 import torchvision
-from onnx import numpy_helper
 from torch import nn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-ORT_RUN = os.path.join(ROOT, "tests", "reference", "ort-run.js")
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(ROOT, "tests", "reference"))
+import onnxref  # noqa: E402
+
 SEED = 0
 
 
@@ -77,7 +78,6 @@ def digits_cnn():
     path = os.path.join(ROOT, "examples", "digits", "train-digits.py")
     spec = importlib.util.spec_from_file_location("train_digits", path)
     digits = importlib.util.module_from_spec(spec)
-    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
     spec.loader.exec_module(digits)
     buf = io.BytesIO()
     digits.export(digits.train()[0], buf)
@@ -96,18 +96,13 @@ MODELS = {
 
 
 def generate(out_dir, name):
-    case = os.path.join(out_dir, name, "test_data_set_0")
-    os.makedirs(case, exist_ok=True)
     t0 = time.monotonic()
     torch.manual_seed(SEED)
     onnx_bytes, x = MODELS[name]()
-    model_path = os.path.join(out_dir, name, "model.onnx")
-    with open(model_path, "wb") as f:
-        f.write(onnx_bytes)
-    with open(os.path.join(case, "input_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(x, "input").SerializeToString())
+    case = os.path.join(out_dir, name)
+    onnxref.write_case(case, onnx_bytes, [("input", x)])
     t1 = time.monotonic()
-    subprocess.run(["node", ORT_RUN, model_path, case], check=True)
+    onnxref.run_ort([case])
     t2 = time.monotonic()
     print(f"gen-models: {name}: export {t1 - t0:.1f} s, onnxruntime {t2 - t1:.1f} s, "
           f"{len(onnx_bytes)} bytes")

@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // Runs an ONNX model through ONNX Runtime, the reference glowc's tests compare against.
 //
-//   node ort-run.js <model.onnx> <case_dir>
+//   node ort-run.js <model.onnx> <case_dir> [<model.onnx> <case_dir>...]
+//   node ort-run.js --pairs <file>      one "<model.onnx> <case_dir>" pair a line
 //
-// Reads case_dir/input_N.pb (serialized ONNX TensorProto, as in the ONNX backend tests),
+// For each pair, reads case_dir/input_N.pb (serialized ONNX TensorProto, as in the ONNX backend tests),
 // runs the model on one intra-op thread and writes case_dir/output_N.pb, one per model
 // output in the model's order, each named after that output, with dims, data_type and
 // raw_data (string tensors use string_data). An input file is bound to the model input of
-// the same name, or by position when it has no name or an unknown one.
+// the same name, or by position when it has no name or an unknown one. Several pairs share
+// one process (a few hundred small models in seconds); a pair that fails is reported and the
+// others still run; the exit status is 1 if any failed. Many pairs go through --pairs: with a
+// command line of about 40 kB the ORT library crashes (SIGSEGV) as it loads.
 // onnxruntime-node is looked up in $GLOWC_ORT_DIR/node_modules (default
 // $HOME/.cache/glowc/ort), where scripts/install-deps.sh puts it.
 'use strict';
@@ -39,9 +43,10 @@ const F_DIMS = 1, F_DATA_TYPE = 2, F_FLOAT_DATA = 4, F_INT32_DATA = 5, F_STRING_
   F_INT64_DATA = 7, F_NAME = 8, F_RAW_DATA = 9, F_DOUBLE_DATA = 10, F_UINT64_DATA = 11;
 const WIRE_VARINT = 0, WIRE_I64 = 1, WIRE_LEN = 2, WIRE_I32 = 5;
 
+// Errors end the current pair: main reports them and goes on with the next.
+class OrtRunError extends Error {}
 function fail(msg) {
-  process.stderr.write(`ort-run: ${msg}\n`);
-  process.exit(1);
+  throw new OrtRunError(msg);
 }
 
 // ---- protobuf decoding ----
@@ -194,17 +199,22 @@ function loadOrt() {
   }
 }
 
-async function main() {
-  const [modelPath, caseDir] = process.argv.slice(2);
-  if (!modelPath || !caseDir || process.argv.length !== 4) fail('usage: node ort-run.js <model.onnx> <case_dir>');
-  const ort = loadOrt();
-
+async function runOne(ort, modelPath, caseDir) {
   const session = await ort.InferenceSession.create(modelPath, {
     intraOpNumThreads: 1,
     interOpNumThreads: 1,
     executionMode: 'sequential',
+    logSeverityLevel: 3,  // errors come back as exceptions; no warnings about old opsets
   }).catch((e) => fail(`${modelPath}: ${e.message}`));
+  // Released at once: hundreds of live sessions crash the process at exit.
+  try {
+    await runSession(ort, session, modelPath, caseDir);
+  } finally {
+    await session.release();
+  }
+}
 
+async function runSession(ort, session, modelPath, caseDir) {
   const feeds = {};
   for (let i = 0; ; i++) {
     const file = path.join(caseDir, `input_${i}.pb`);
@@ -232,6 +242,36 @@ async function main() {
     fs.writeFileSync(tmp, encodeTensor(name, dataType, t.dims, t.data));
     fs.renameSync(tmp, file);
   });
+}
+
+async function main() {
+  let args = process.argv.slice(2);
+  if (args.length === 2 && args[0] === '--pairs') {
+    args = fs.readFileSync(args[1], 'utf8').split('\n').filter((l) => l.trim()).flatMap((l) => l.trim().split(/\s+/));
+  }
+  if (!args.length || args.length % 2) {
+    process.stderr.write('usage: node ort-run.js <model.onnx> <case_dir> [<model.onnx> <case_dir>...]\n' +
+      '       node ort-run.js --pairs <file>\n');
+    process.exit(1);
+  }
+  let ort;
+  try {
+    ort = loadOrt();
+  } catch (e) {
+    process.stderr.write(`ort-run: ${e.message}\n`);
+    process.exit(1);
+  }
+  let failed = 0;
+  for (let i = 0; i < args.length; i += 2) {
+    try {
+      await runOne(ort, args[i], args[i + 1]);
+    } catch (e) {
+      if (!(e instanceof OrtRunError)) throw e;
+      process.stderr.write(`ort-run: ${e.message}\n`);
+      failed++;
+    }
+  }
+  process.exit(failed ? 1 : 0);
 }
 
 main();
