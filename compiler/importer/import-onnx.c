@@ -116,8 +116,8 @@ static int read_opset(importer *im, const Onnx__ModelProto *m) {
       return err(im, "the model imports no default-domain (ai.onnx) opset");
   /* Ops check their own version-dependent semantics, so old opsets (the node
    * tests still use 1 and 6 for ops unchanged since) are accepted too. */
-  if (v >= 0 && (v < 1 || v > 17))
-    return err(im, "opset %lld is not supported (glowc supports ai.onnx opsets 1 to 17)", (long long)v);
+  if (v >= 0 && (v < 1 || v > 20))
+    return err(im, "opset %lld is not supported (glowc supports ai.onnx opsets 1 to 20)", (long long)v);
   im->g->opset = v < 0 ? 0 : v;
   return 0;
 }

@@ -29,9 +29,12 @@ static int infer_variadic(glow_graph *g, glow_node *n) {
   return glow_ew_infer_broadcast(g, n, glow_in(g, n, 0)->dt);
 }
 
-/* v rounded to dt: Sum and Mean round after each addition, as numpy's reduce of np.add does. */
+/* v rounded to dt: Sum and Mean round after each addition, as numpy's reduce of np.add does;
+ * float16 and bfloat16 add in float (as the kernels, and ONNX Runtime, do). */
 static double round_to(glow_dtype dt, double v) {
   unsigned char buf[8];
+  if (dt == GLOW_DT_F16 || dt == GLOW_DT_BF16)
+    dt = GLOW_DT_F32;
   glow_elem_set(dt, buf, 0, v);
   return glow_elem_get(dt, buf, 0);
 }

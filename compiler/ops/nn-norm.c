@@ -387,13 +387,14 @@ static int eval_mvn(const glow_graph *g, const glow_node *n, void *const *outs, 
       q /= kd[i];
     }
     double s = 0, s2 = 0;
+    for (int64_t r = 0; r < rn; r++)
+      s += glow_elem_get(x->dt, ins[0], base + off[r]);
+    double mean = s / (double)rn;
     for (int64_t r = 0; r < rn; r++) {
-      double v = glow_elem_get(x->dt, ins[0], base + off[r]);
-      s += v;
+      double v = glow_elem_get(x->dt, ins[0], base + off[r]) - mean;
       s2 += v * v;
     }
-    double mean = s / (double)rn, var = s2 / (double)rn - mean * mean;
-    double sd = sqrt(var > 0 ? var : 0) + 1e-9;
+    double sd = sqrt(s2 / (double)rn) + 1e-9;
     for (int64_t r = 0; r < rn; r++)
       glow_elem_set(x->dt, outs[0], base + off[r], (glow_elem_get(x->dt, ins[0], base + off[r]) - mean) / sd);
   }

@@ -182,28 +182,34 @@ static int infer_pad(glow_graph *g, glow_node *n) {
   int64_t dims[GLOW_MAX_RANK];
   if (glow_t_check_movable(g, n, x) || pad_get(g, n, &p))
     return -1;
-  for (int d = 0; d < x->rank; d++)
+  for (int d = 0; d < x->rank; d++) {
     dims[d] = x->dims[d] + p.begin[d] + p.end[d];
+    int64_t kept = x->dims[d] + (p.begin[d] < 0 ? p.begin[d] : 0) + (p.end[d] < 0 ? p.end[d] : 0);
+    if (p.mode != PAD_CONSTANT && kept <= 0 && dims[d] > 0)
+      return glow_node_error(g, n, "axis %d: nothing is left to pad from after the negative pads", d);
+  }
   glow_value_set_shape(glow_out(g, n, 0), x->dt, x->rank, dims);
   return 0;
 }
 
-/* Input position for output position o along an axis of n elements, or -1 for the constant. */
-static int64_t pad_source(int mode, int64_t o, int64_t begin, int64_t n) {
-  int64_t i = o - begin;
-  if (i >= 0 && i < n)
-    return i;
+/* Input position for output position o along an axis of n elements, or -1 for the constant.
+ * Negative pads crop first and the others pad what is left (ORT's order; it matters for wrap). */
+static int64_t pad_source(int mode, int64_t o, int64_t begin, int64_t end, int64_t n) {
+  int64_t lo = begin < 0 ? -begin : 0, len = n - lo - (end < 0 ? -end : 0);
+  int64_t i = o - (begin > 0 ? begin : 0);
+  if (i >= 0 && i < len)
+    return lo + i;
   switch (mode) {
   case PAD_EDGE:
-    return i < 0 ? 0 : n - 1;
+    return lo + (i < 0 ? 0 : len - 1);
   case PAD_WRAP:
-    return ((i % n) + n) % n;
+    return lo + ((i % len) + len) % len;
   case PAD_REFLECT:
-    if (n == 1)
-      return 0;
-    while (i < 0 || i >= n)
-      i = i < 0 ? -i : 2 * (n - 1) - i;
-    return i;
+    if (len == 1)
+      return lo;
+    while (i < 0 || i >= len)
+      i = i < 0 ? -i : 2 * (len - 1) - i;
+    return lo + i;
   default:
     return -1;
   }
@@ -219,7 +225,7 @@ static int eval_pad(const glow_graph *g, const glow_node *n, void *const *outs, 
     glow_t_unravel(i, o->rank, o->dims, c);
     int64_t si = 0;
     for (int d = 0; d < o->rank && si >= 0; d++) {
-      int64_t s = pad_source(p.mode, c[d], p.begin[d], x->dims[d]);
+      int64_t s = pad_source(p.mode, c[d], p.begin[d], p.end[d], x->dims[d]);
       si = s < 0 ? -1 : si * x->dims[d] + s;
     }
     if (si >= 0)
@@ -244,7 +250,7 @@ static int lower_pad(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   for (int d = 0; d < o->rank; d++) {
     tab[d] = glow_xmalloc(sizeof(int64_t) * (size_t)(o->dims[d] + 1));
     for (int64_t i = 0; i < o->dims[d]; i++) {
-      int64_t s = pad_source(p.mode, i, p.begin[d], x->dims[d]);
+      int64_t s = pad_source(p.mode, i, p.begin[d], p.end[d], x->dims[d]);
       tab[d][i] = s < 0 ? -1 : s * xs[d];
     }
   }

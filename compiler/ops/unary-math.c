@@ -2,6 +2,7 @@
  * table row each. Kernels: targets/common/kernels/unary-math.c, called with
  * p = n, a, b where a and b are the row's two attributes (0 if it has fewer). */
 #include <math.h>
+#include <string.h>
 
 #include "ops/op-util.h"
 
@@ -59,6 +60,9 @@ R(r_selu, x > 0 ? b * x : b * (a * exp(x) - a))
 R(r_celu, isnan(x) ? x : fmax(0, x) + fmin(0, a * (exp(x / a) - 1)))
 R(r_thresholdedrelu, x > a ? x : 0)
 R(r_mish, x * tanh(x > 0 ? x + log1p(exp(-x)) : log1p(exp(x))))
+/* Gelu: a = 1 for approximate="tanh". */
+R(r_gelu, a != 0 ? 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
+                 : 0.5 * x * (1 + erf(x * 0.7071067811865476)))
 R(r_shrink, x < -b ? x + a : x > b ? x - a : 0)
 R(r_isnan, isnan(x))
 R(r_isinf, (isinf(x) && x < 0 && a != 0) || (isinf(x) && x > 0 && b != 0))
@@ -115,6 +119,7 @@ static const unary_def defs[] = {
     {GLOW_OP_CELU, "celu", F, {"alpha"}, {1.0}, r_celu, 0, 0},
     {GLOW_OP_THRESHOLDEDRELU, "thresholdedrelu", F, {"alpha"}, {1.0}, r_thresholdedrelu, 0, 0},
     {GLOW_OP_MISH, "mish", F, {0}, {0}, r_mish, 0, 0},
+    {GLOW_OP_GELU, "gelu", F, {0}, {0}, r_gelu, 0, 0},
     {GLOW_OP_SHRINK, "shrink", F | S | U, {"bias", "lambd"}, {0.0, 0.5}, r_shrink, ri_shrink, 0},
     {GLOW_OP_NOT, "not", B, {0}, {0}, 0, ri_not, 0},
     {GLOW_OP_ISNAN, "isnan", F, {0}, {0}, r_isnan, 0, 1},
@@ -135,8 +140,13 @@ static unsigned type_class(glow_dtype dt) {
                                                                           : 0;
 }
 
-/* The row's attributes a, b (IsInf's are integers). */
+/* The row's attributes a, b (IsInf's are integers; Gelu's a is approximate == "tanh"). */
 static void attrs_of(const glow_node *n, const unary_def *d, double *ab) {
+  if (d->op == GLOW_OP_GELU) {
+    ab[0] = !strcmp(glow_attr_string(n, "approximate", "none"), "tanh");
+    ab[1] = 0;
+    return;
+  }
   for (int i = 0; i < 2; i++)
     ab[i] = !d->attr[i]                  ? 0
             : d->op == GLOW_OP_ISINF     ? (double)glow_attr_int(n, d->attr[i], (int64_t)d->dflt[i])
@@ -148,6 +158,9 @@ static int infer_unary(glow_graph *g, glow_node *n) {
   const glow_value *x = glow_in(g, n, 0);
   if (!(type_class(x->dt) & d->types))
     return glow_node_error(g, n, "input type %s is not supported", glow_dtype_name(x->dt));
+  const char *approx = glow_attr_string(n, "approximate", "none");
+  if (n->op == GLOW_OP_GELU && strcmp(approx, "none") && strcmp(approx, "tanh"))
+    return glow_node_error(g, n, "approximate '%s': must be none or tanh", approx);
   if (n->op == GLOW_OP_SHRINK && glow_dtype_size(x->dt) == 8 && !glow_dtype_is_float(x->dt))
     return glow_node_error(g, n, "input type %s is not supported (64-bit integers would round through double)",
                            glow_dtype_name(x->dt));
@@ -221,6 +234,7 @@ UNARY_OP(SELU, "Selu")
 UNARY_OP(CELU, "Celu")
 UNARY_OP(THRESHOLDEDRELU, "ThresholdedRelu")
 UNARY_OP(MISH, "Mish")
+UNARY_OP(GELU, "Gelu")
 UNARY_OP(SHRINK, "Shrink")
 UNARY_OP(NOT, "Not")
 UNARY_OP(ISNAN, "IsNaN")

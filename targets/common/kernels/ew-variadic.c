@@ -29,6 +29,29 @@
     __VA_ARGS__                                                                                              \
   }
 
+/* float16 and bfloat16 Sum and Mean add in float, one output element at a time: rounding
+ * each partial sum to 11 or 8 bits loses several ulps when inputs cancel. */
+#define K_ACC_VARIADIC(s, name, FINISH)                                                                      \
+  GLOW_KERNEL(name##_n_##s) {                                                                                \
+    GLOW_EW_T(s) *o = (GLOW_EW_T(s) *)t[0];                                                                  \
+    int64_t n = p[0], r = p[1], numel = 1, idx[8] = {0};                                                     \
+    const int64_t *dims = p + 2, *st = p + 2 + r;                                                            \
+    for (int64_t d = 0; d < r; d++)                                                                          \
+      numel *= dims[d];                                                                                      \
+    for (int64_t i = 0; i < numel; i++) {                                                                    \
+      float acc = 0;                                                                                         \
+      for (int64_t k = 0; k < n; k++) {                                                                      \
+        int64_t at = 0;                                                                                      \
+        for (int64_t d = 0; d < r; d++)                                                                      \
+          at += idx[d] * st[k * r + d];                                                                      \
+        acc += GLOW_EW_LD(s, ((const GLOW_EW_T(s) *)t[1 + k])[at]);                                          \
+      }                                                                                                      \
+      o[i] = GLOW_EW_ST(s, FINISH);                                                                          \
+      for (int64_t d = r - 1; d >= 0 && ++idx[d] == dims[d]; d--)                                            \
+        idx[d] = 0;                                                                                          \
+    }                                                                                                        \
+  }
+
 #define K_SUM(s, _) K_VARIADIC(s, sum, a + b, )
 #define K_MEAN(s, _)                                                                                         \
   K_VARIADIC(s, mean, a + b, {                                                                               \
@@ -42,8 +65,14 @@
 #define K_MIN_F(s, _) K_VARIADIC(s, min, a != a || a < b ? a : b, )
 #define K_MAX_I(s, _) K_VARIADIC(s, max, a > b ? a : b, )
 #define K_MIN_I(s, _) K_VARIADIC(s, min, a < b ? a : b, )
-GLOW_EW_FLOATS(K_SUM, _)
-GLOW_EW_FLOATS(K_MEAN, _)
+K_SUM(f32, _)
+K_SUM(f64, _)
+K_MEAN(f32, _)
+K_MEAN(f64, _)
+K_ACC_VARIADIC(f16, sum, acc)
+K_ACC_VARIADIC(bf16, sum, acc)
+K_ACC_VARIADIC(f16, mean, acc / (float)n)
+K_ACC_VARIADIC(bf16, mean, acc / (float)n)
 GLOW_EW_FLOATS(K_MAX_F, _)
 GLOW_EW_FLOATS(K_MIN_F, _)
 GLOW_EW_SINTS(K_MAX_I, _)

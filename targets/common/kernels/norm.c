@@ -154,13 +154,19 @@ LRN(f64, double)
             for (int64_t r0 = 0; r0 < rd[0]; r0++)                                                                     \
               for (int64_t r1 = 0; r1 < rd[1]; r1++)                                                                   \
                 for (int64_t r2 = 0; r2 < rd[2]; r2++)                                                                 \
+                  for (int64_t r3 = 0; r3 < rd[3]; r3++)                                                               \
+                    s += x[base + r0 * rs[0] + r1 * rs[1] + r2 * rs[2] + r3 * rs[3]];                                  \
+            T mean = s / cnt;                                                                                          \
+            /* Two passes: E[x^2] - E[x]^2 cancels when the spread is small next to the mean. */                      \
+            for (int64_t r0 = 0; r0 < rd[0]; r0++)                                                                     \
+              for (int64_t r1 = 0; r1 < rd[1]; r1++)                                                                   \
+                for (int64_t r2 = 0; r2 < rd[2]; r2++)                                                                 \
                   for (int64_t r3 = 0; r3 < rd[3]; r3++) {                                                             \
-                    T v = x[base + r0 * rs[0] + r1 * rs[1] + r2 * rs[2] + r3 * rs[3]];                                 \
-                    s += v;                                                                                            \
+                    T v = x[base + r0 * rs[0] + r1 * rs[1] + r2 * rs[2] + r3 * rs[3]] - mean;                          \
                     q += v * v;                                                                                        \
                   }                                                                                                    \
-            T mean = s / cnt, var = q / cnt - mean * mean;                                                             \
-            T inv = (T)1 / (nn_sqrt_##SUF(var > 0 ? var : 0) + (T)1e-9);                                               \
+            T var = q / cnt;                                                                                           \
+            T inv = (T)1 / (nn_sqrt_##SUF(var) + (T)1e-9);                                                             \
             for (int64_t r0 = 0; r0 < rd[0]; r0++)                                                                     \
               for (int64_t r1 = 0; r1 < rd[1]; r1++)                                                                   \
                 for (int64_t r2 = 0; r2 < rd[2]; r2++)                                                                 \

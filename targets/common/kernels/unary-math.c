@@ -2,7 +2,8 @@
  * t: out, in; p: n, a, b, where a and b are the op's attributes as doubles
  * (0 when it has fewer): LeakyRelu, Elu, Celu, ThresholdedRelu a = alpha;
  * HardSigmoid a = alpha, b = beta; Selu a = alpha, b = gamma; Shrink a = bias,
- * b = lambd; IsInf a = detect_negative, b = detect_positive.
+ * b = lambd; IsInf a = detect_negative, b = detect_positive; Gelu a = 1 for the
+ * tanh approximation.
  * float16 and bfloat16 compute in float. Comparisons are written so that NaN
  * propagates (x < 0 ? 0 : x keeps a NaN, as numpy's maximum does). */
 #include "kernel.h"
@@ -30,6 +31,16 @@ static inline float mish_f(float x) {
 static inline double mish_d(double x) {
   double e = glow_exp(x), n = e * (e + 2.0);
   return x > 20.0 ? x : x * n / (n + 2.0);
+}
+
+/* 0.5 x (1 + erf(x / sqrt 2)), or with tanh(sqrt(2 / pi) (x + 0.044715 x^3)). */
+static inline float gelu_f(float x, float tanh_form) {
+  return tanh_form != 0 ? 0.5f * x * (1 + glow_tanhf(0.7978845608f * (x + 0.044715f * x * x * x)))
+                        : 0.5f * x * (1 + glow_erff(x * 0.70710678f));
+}
+static inline double gelu_d(double x, double tanh_form) {
+  return tanh_form != 0 ? 0.5 * x * (1 + glow_tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
+                        : 0.5 * x * (1 + glow_erf(x * 0.7071067811865476));
 }
 
 #define UNARY(name, s, expr)                                                                                 \
@@ -85,6 +96,7 @@ FLOATS(selu, x > 0 ? b * x : b * (a * EXPM1(x)))
 FLOATS(celu, x > 0 ? x : a * EXPM1(x / a))
 FLOATS(thresholdedrelu, x > a ? x : 0)
 FLOATS(mish, _Generic((x), float: mish_f, double: mish_d)(x))
+FLOATS(gelu, _Generic((x), float: gelu_f, double: gelu_d)(x, a))
 FLOATS(shrink, x < -b ? x + a : x > b ? x - a : 0)
 
 /* Integer types: abs, neg, sign, relu; shrink up to 32 bits (exact in double).
