@@ -20,8 +20,10 @@ enum {
 };
 enum { N_ROUND_PREFER_FLOOR, N_ROUND_PREFER_CEIL, N_FLOOR, N_CEIL, N_SIMPLE };
 
+enum { K_STRETCH, K_NOT_LARGER, K_NOT_SMALLER };
+
 typedef struct {
-  int mode, coord, nearest, exclude_outside;
+  int mode, coord, nearest, exclude_outside, keep;
   double cubic_a, extrapolation;
   int64_t out[GLOW_MAX_RANK];
   double scale[GLOW_MAX_RANK], roi_start[GLOW_MAX_RANK], roi_end[GLOW_MAX_RANK];
@@ -46,6 +48,7 @@ static int resize_attrs(const glow_graph *g, const glow_node *n, resize_plan *p)
   if (p->mode < 0 || (p->mode == M_CUBIC && (n->op == GLOW_OP_UPSAMPLE || g->opset < 11)))
     return glow_node_error(g, n, "mode '%s' is not supported", m);
   p->exclude_outside = 0;
+  p->keep = K_STRETCH;
   p->cubic_a = -0.75;
   p->extrapolation = 0;
   if (n->op == GLOW_OP_UPSAMPLE || g->opset < 11) { /* before attributes: asymmetric, nearest rounds as below */
@@ -66,8 +69,9 @@ static int resize_attrs(const glow_graph *g, const glow_node *n, resize_plan *p)
   p->extrapolation = glow_attr_float(n, "extrapolation_value", 0.0);
   if (glow_attr_int(n, "antialias", 0))
     return glow_node_error(g, n, "antialias is not supported");
+  static const char *const policies[] = {"stretch", "not_larger", "not_smaller"};
   const char *keep = glow_attr_string(n, "keep_aspect_ratio_policy", "stretch");
-  if (strcmp(keep, "stretch"))
+  if ((p->keep = lookup(keep, policies, 3)) < 0)
     return glow_node_error(g, n, "keep_aspect_ratio_policy '%s' is not supported", keep);
   return 0;
 }
@@ -135,11 +139,19 @@ static int resize_get(const glow_graph *g, const glow_node *n, resize_plan *p) {
       return -1;
     if (k != na)
       return glow_node_error(g, n, "sizes has %d entries for %d axes", k, na);
+    /* keep_aspect_ratio_policy (opset 18): one scale for the axes, the smallest or the largest. */
+    double common = p->keep == K_NOT_LARGER ? INFINITY : 0;
     for (int i = 0; i < na; i++) {
       if (sz[i] < 0 || x->dims[axes[i]] == 0)
         return glow_node_error(g, n, "cannot resize axis %lld to %lld", (long long)axes[i], (long long)sz[i]);
+      double s = (double)sz[i] / (double)x->dims[axes[i]];
+      common = p->keep == K_NOT_LARGER ? fmin(common, s) : fmax(common, s);
       p->out[axes[i]] = sz[i];
-      p->scale[axes[i]] = (double)sz[i] / (double)x->dims[axes[i]];
+      p->scale[axes[i]] = s;
+    }
+    for (int i = 0; p->keep != K_STRETCH && i < na; i++) {
+      p->scale[axes[i]] = common;
+      p->out[axes[i]] = (int64_t)round(common * (double)x->dims[axes[i]]);
     }
   }
   if (p->coord == C_TF_CROP_AND_RESIZE) {

@@ -612,6 +612,8 @@ def resize():
     for policy in ["not_larger", "not_smaller"]:
         add("resize_op18_keep_aspect_%s" % policy, "Resize", [x, None, None, K(np.array([1, 2, 8, 7], I64))],
             attrs={"mode": "nearest", "keep_aspect_ratio_policy": policy}, opset=18)
+    add("resize_op18_keep_aspect_axes_not_smaller", "Resize", [x, None, None, K(np.array([6, 9], I64))],
+        attrs={"mode": "linear", "axes": [2, 3], "keep_aspect_ratio_policy": "not_smaller"}, opset=18)
     add("resize_op18_antialias_linear_down", "Resize", [R([1, 2, 8, 9]), None, K(np.array([1, 1, 0.5, 0.4], F32))],
         attrs={"mode": "linear", "antialias": 1}, opset=18)
     add("resize_op18_antialias_cubic_down", "Resize", [R([1, 2, 8, 9]), None, K(np.array([1, 1, 0.5, 0.4], F32))],
