@@ -13,6 +13,7 @@ set(GLOWC_OP_SOURCES
   ops/tensor-shape.c
   ops/tensor-scan.c
   ops/tensor-resize.c
+  ops/tensor-window.c
   # elementwise: ir/ops-elementwise.def
   ops/elementwise-util.c
   ops/elementwise-binary.c

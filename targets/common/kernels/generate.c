@@ -1,5 +1,6 @@
-/* Range, EyeLike, Trilu: outputs generated from positions. */
+/* Range, windows, EyeLike, Trilu: outputs generated from positions. */
 #include "kernel.h"
+#include "kmath.h"
 
 /* t: out; p: n, start, delta (doubles' bits for float types, integers otherwise). out[i] = start + i * delta. */
 #define RANGE_F(NAME, T)                                                                                               \
@@ -20,6 +21,19 @@ RANGE_F(f64, double)
 RANGE_I(i16, int16_t)
 RANGE_I(i32, int32_t)
 RANGE_I(i64, int64_t)
+
+/* t: out; p: size, n, a0, a1, a2 (doubles' bits). out[i] = a0 - a1 cos(2 pi i / n) + a2 cos(4 pi i / n). */
+#define WINDOW(NAME, T)                                                                                                \
+  GLOW_KERNEL(window_##NAME) {                                                                                         \
+    T *o = (T *)t[0];                                                                                                  \
+    double n = glow_pf(p[1]), a0 = glow_pf(p[2]), a1 = glow_pf(p[3]), a2 = glow_pf(p[4]);                            \
+    for (int64_t i = 0; i < p[0]; i++) {                                                                               \
+      double x = n > 0 ? 6.283185307179586 * (double)i / n : 0;                                                          \
+      o[i] = (T)(a0 - a1 * glow_cos(x) + a2 * glow_cos(2 * x));                                                        \
+    }                                                                                                                  \
+  }
+WINDOW(f32, float)
+WINDOW(f64, double)
 
 /* t: out; p: rows, cols, k, one (raw bits of 1 in the output type). out[i][j] = j - i == k ? one : 0. */
 #define EYELIKE(S, T)                                                                                                  \
