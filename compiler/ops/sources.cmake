@@ -14,6 +14,7 @@ set(GLOWC_OP_SOURCES
   ops/tensor-scan.c
   ops/tensor-resize.c
   ops/tensor-window.c
+  ops/tensor-reverse.c
   # elementwise: ir/ops-elementwise.def
   ops/elementwise-util.c
   ops/elementwise-binary.c
@@ -31,6 +32,8 @@ set(GLOWC_OP_SOURCES
   ops/nn-convtranspose.c
   ops/nn-norm.c
   ops/nn-pool.c
+  ops/nn-unpool.c
+  ops/nn-det.c
   # reduce: ir/ops-reduce.def
   ops/reduce-softmax.c
   ops/reduce-axes.c

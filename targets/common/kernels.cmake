@@ -23,6 +23,7 @@ set(GLOWC_KERNEL_SOURCES
   kernels/conv.c
   kernels/conv-transpose.c
   kernels/norm.c
+  kernels/det.c
   kernels/pool.c
   # reduce
   kernels/softmax.c

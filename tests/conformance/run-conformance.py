@@ -171,6 +171,17 @@ def defect_verdict(args, name, rc, out, rerun):
         corrected = bfloat16_rne(os.path.join(args.suite, name), os.path.join(args.work, name, "corrected"))
         if rerun(corrected)[0] == 0:
             return name, "passed (corrected reference)", "matches round-to-nearest-even bfloat16 (see suite-defects.txt)"
+    if rc == 1 and defect == "ort-reference" and args.ort_run:
+        ort_dir = os.path.join(args.work, name, "ort")
+        shutil.rmtree(ort_dir, ignore_errors=True)
+        os.makedirs(ort_dir)
+        data = os.path.join(args.suite, name, "test_data_set_0")
+        for f in os.listdir(data):
+            if f.startswith("input_"):
+                shutil.copy(os.path.join(data, f), ort_dir)
+        orc, oout = run(shlex.split(args.ort_run) + [os.path.join(args.suite, name, "model.onnx"), ort_dir], args.timeout)
+        if orc == 0 and rerun(ort_dir)[0] == 0:
+            return name, "passed (corrected reference)", "matches ONNX Runtime's output (see suite-defects.txt)"
     if rc == 2 and defect == "invalid-input" and re.search(r"the bundle expects|does not match input", out):
         return name, "invalid test data", out.strip().splitlines()[-1][:300]
     return None
@@ -274,6 +285,8 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the work folders of passing tests")
     ap.add_argument("--results", help="write 'name<TAB>category<TAB>detail' lines here")
     ap.add_argument("--defects", help="tests whose suite data is wrong (tests/conformance/suite-defects.txt)")
+    ap.add_argument("--ort-run", help="command that writes ONNX Runtime's outputs: <cmd> <model.onnx> <case_dir> "
+                    "(\"node tests/reference/ort-run.js\"), for --defects entries of kind ort-reference")
     args = ap.parse_args()
     args.defects = read_defects(args.defects)
     if not args.interp and not (args.compiler and args.link):
