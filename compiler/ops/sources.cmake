@@ -30,6 +30,7 @@ set(GLOWC_OP_SOURCES
   ops/nn-convtranspose.c
   ops/nn-norm.c
   ops/nn-pool.c
+  ops/nn-rnn.c
   # reduce: ir/ops-reduce.def
   ops/reduce-softmax.c
   ops/reduce-axes.c

@@ -24,6 +24,7 @@ set(GLOWC_KERNEL_SOURCES
   kernels/conv-transpose.c
   kernels/norm.c
   kernels/pool.c
+  kernels/rnn.c
   # reduce
   kernels/softmax.c
   kernels/reduce.c
