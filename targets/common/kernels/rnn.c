@@ -51,17 +51,34 @@ static inline float rnn_apply(const rnn_act *f, float x) {
   }
 }
 
-static inline float rnn_dot(const float *a, const float *b, int64_t n) {
-  glow_nn_v16 acc = {0};
+/* Lanes of acc plus the products of a and b past the last full 16. */
+static inline float rnn_tail(const glow_nn_v16 *acc, const float *a, const float *b, int64_t k, int64_t n) {
   float s = 0.0f;
-  int64_t k = 0;
-  for (; k + 16 <= n; k += 16)
-    acc += *(const glow_nn_v16 *)(a + k) * *(const glow_nn_v16 *)(b + k);
   for (; k < n; k++)
     s += a[k] * b[k];
   for (int j = 0; j < 16; j++)
-    s += acc[j];
+    s += (*acc)[j];
   return s;
+}
+
+static inline float rnn_dot(const float *a, const float *b, int64_t n) {
+  glow_nn_v16 acc = {0};
+  int64_t k = 0;
+  for (; k + 16 <= n; k += 16)
+    acc += *(const glow_nn_v16 *)(a + k) * *(const glow_nn_v16 *)(b + k);
+  return rnn_tail(&acc, a, b, k, n);
+}
+
+/* a . x + b . h, in one accumulator (one horizontal sum, not two). */
+static inline float rnn_dot2(const float *a, const float *x, int64_t na, const float *b, const float *h, int64_t nb) {
+  glow_nn_v16 acc = {0};
+  int64_t k = 0, m = 0;
+  for (; k + 16 <= na; k += 16)
+    acc += *(const glow_nn_v16 *)(a + k) * *(const glow_nn_v16 *)(x + k);
+  for (; m + 16 <= nb; m += 16)
+    acc += *(const glow_nn_v16 *)(b + m) * *(const glow_nn_v16 *)(h + m);
+  glow_nn_v16 none = {0};
+  return rnn_tail(&acc, a, x, k, na) + rnn_tail(&none, b, h, m, nb);
 }
 
 /* One direction's weights and attributes. */
@@ -79,7 +96,7 @@ static inline float rnn_clip(const rnn_dir *q, float v) {
 
 /* Gate row `row` before its activation: W x + R h + both biases. */
 static inline float rnn_pre(const rnn_dir *q, int64_t row, const float *x, const float *h) {
-  float v = rnn_dot(q->w + row * q->I, x, q->I) + rnn_dot(q->r + row * q->H, h, q->H);
+  float v = rnn_dot2(q->w + row * q->I, x, q->I, q->r + row * q->H, h, q->H);
   return q->wb ? v + q->wb[row] + q->rb[row] : v;
 }
 
