@@ -94,46 +94,73 @@ static inline float rnn_clip(const rnn_dir *q, float v) {
   return q->clip > 0.0f ? (v < -q->clip ? -q->clip : v > q->clip ? q->clip : v) : v;
 }
 
+/* The input's part of gate row `row`, W x + Wb: from xw when a block has it. */
+static inline float rnn_wx(const rnn_dir *q, int64_t row, const float *x, const float *xw) {
+  return xw ? xw[row] : rnn_dot(q->w + row * q->I, x, q->I) + (q->wb ? q->wb[row] : 0.0f);
+}
+
+/* The state's part, R h + Rb. */
+static inline float rnn_rh(const rnn_dir *q, int64_t row, const float *h) {
+  return rnn_dot(q->r + row * q->H, h, q->H) + (q->rb ? q->rb[row] : 0.0f);
+}
+
 /* Gate row `row` before its activation: W x + R h + both biases. */
-static inline float rnn_pre(const rnn_dir *q, int64_t row, const float *x, const float *h) {
+static inline float rnn_pre(const rnn_dir *q, int64_t row, const float *x, const float *xw, const float *h) {
+  if (xw)
+    return xw[row] + rnn_rh(q, row, h);
   float v = rnn_dot2(q->w + row * q->I, x, q->I, q->r + row * q->H, h, q->H);
   return q->wb ? v + q->wb[row] + q->rb[row] : v;
 }
 
-/* hn from x and h; c (LSTM's cell) in place; GRU uses c for r * h. */
-static inline void rnn_step(int64_t kind, const rnn_dir *q, const float *x, const float *h, float *hn, float *c) {
+/* hn from x (or its precomputed W x + Wb, xw) and h; c (LSTM's cell) in
+ * place; GRU uses c for r * h. */
+static inline void rnn_step(int64_t kind, const rnn_dir *q, const float *x, const float *xw, const float *h, float *hn,
+                            float *c) {
   int64_t H = q->H;
   if (kind == RNN_RNN) {
     for (int64_t j = 0; j < H; j++)
-      hn[j] = rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, j, x, h)));
+      hn[j] = rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, j, x, xw, h)));
   } else if (kind == RNN_LSTM) {
     for (int64_t j = 0; j < H; j++) { /* gates i, o, f, c; peepholes i, o, f */
       float cp = c[j];
-      float i = rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, j, x, h) + (q->p ? q->p[j] * cp : 0.0f)));
+      float i = rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, j, x, xw, h) + (q->p ? q->p[j] * cp : 0.0f)));
       float f = q->input_forget ? 1.0f - i
-                                : rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, 2 * H + j, x, h) +
+                                : rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, 2 * H + j, x, xw, h) +
                                                                       (q->p ? q->p[2 * H + j] * cp : 0.0f)));
-      float cn = f * cp + i * rnn_apply(&q->f[1], rnn_clip(q, rnn_pre(q, 3 * H + j, x, h)));
-      float o = rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, H + j, x, h) + (q->p ? q->p[H + j] * cn : 0.0f)));
+      float cn = f * cp + i * rnn_apply(&q->f[1], rnn_clip(q, rnn_pre(q, 3 * H + j, x, xw, h)));
+      float o = rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, H + j, x, xw, h) + (q->p ? q->p[H + j] * cn : 0.0f)));
       c[j] = cn;
       hn[j] = o * rnn_apply(&q->f[2], cn);
     }
   } else {
     /* First z (kept in hn) and r; the candidate needs all of r * h (or r * (R h + Rb)). */
     for (int64_t j = 0; j < H; j++) {
-      hn[j] = rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, j, x, h)));
-      float r = rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, H + j, x, h)));
-      c[j] = q->lbr ? r * (rnn_dot(q->r + (2 * H + j) * H, h, H) + (q->rb ? q->rb[2 * H + j] : 0.0f)) : r * h[j];
+      hn[j] = rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, j, x, xw, h)));
+      float r = rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, H + j, x, xw, h)));
+      c[j] = q->lbr ? r * rnn_rh(q, 2 * H + j, h) : r * h[j];
     }
     for (int64_t j = 0; j < H; j++) {
       int64_t row = 2 * H + j;
-      float v = rnn_dot(q->w + row * q->I, x, q->I) + (q->wb ? q->wb[row] : 0.0f);
-      v += q->lbr ? c[j] : rnn_dot(q->r + row * H, c, H) + (q->rb ? q->rb[row] : 0.0f);
+      float v = rnn_wx(q, row, x, xw) + (q->lbr ? c[j] : rnn_rh(q, row, c));
       float hh = rnn_apply(&q->f[1], rnn_clip(q, v)), z = hn[j];
       hn[j] = (1.0f - z) * hh + z * h[j];
     }
   }
 }
+
+/* W x_t + Wb of steps s0 .. s0 + nb - 1 into xw[step - s0][row], a row of W
+ * at a time (each row is read once per block, not once per step). */
+static inline void rnn_xw_block(const rnn_dir *q, int64_t G, const float *x, int64_t xst, int64_t s0, int64_t nb,
+                                int64_t len, int rev, float *xw) {
+  for (int64_t row = 0; row < G * q->H; row++)
+    for (int64_t k = 0; k < nb; k++) {
+      int64_t s = s0 + k, ts = rev ? len - 1 - s : s;
+      xw[k * G * q->H + row] = rnn_dot(q->w + row * q->I, x + ts * xst, q->I) + (q->wb ? q->wb[row] : 0.0f);
+    }
+}
+
+/* Floats of the stack panel for blocks of W x_t (when one step's fit). */
+#define RNN_XW (GLOW_STACK_PANEL_FLOATS / 2)
 
 GLOW_KERNEL(rnn_f32) {
   float *y = (float *)t[0], *yh = (float *)t[1], *yc = (float *)t[2];
@@ -144,7 +171,8 @@ GLOW_KERNEL(rnn_f32) {
   int64_t kind = p[0], S = p[1], N = p[2], I = p[3], H = p[4], D = p[5];
   int64_t xst = p[7], xsb = p[8], yst = p[9], ysd = p[10], ysb = p[11], hsd = p[12], hsb = p[13];
   int64_t G = kind == RNN_LSTM ? 4 : kind == RNN_GRU ? 3 : 1;
-  float buf[3 * H];
+  float buf[3 * H], xw[RNN_XW];
+  int64_t blk = G * H <= RNN_XW ? RNN_XW / (G * H) : 0; /* steps per block; 0: W x at each step */
   for (int64_t d = 0; d < D; d++) {
     rnn_dir q = {w + d * G * H * I, r + d * G * H * H, b ? b + d * 2 * G * H : 0, b ? b + (d * 2 + 1) * G * H : 0,
                  pp ? pp + d * 3 * H : 0, I, H, (float)glow_pf(p[14]), (int)p[15], (int)p[16],
@@ -161,15 +189,20 @@ GLOW_KERNEL(rnn_f32) {
         h[j] = h0 ? h0[ho + j] : 0.0f;
         c[j] = c0 ? c0[ho + j] : 0.0f;
       }
-      for (int64_t s = 0; s < len; s++) {
-        int64_t ts = rev ? len - 1 - s : s;
-        rnn_step(kind, &q, x + ts * xst + n * xsb, h, hn, c);
-        float *tmp = h;
-        h = hn;
-        hn = tmp;
-        if (y)
-          for (int64_t j = 0; j < H; j++)
-            y[ts * yst + d * ysd + n * ysb + j] = h[j];
+      for (int64_t s0 = 0; s0 < len; s0 += blk ? blk : len) {
+        int64_t nb = !blk ? len : len - s0 < blk ? len - s0 : blk;
+        if (blk)
+          rnn_xw_block(&q, G, x + n * xsb, xst, s0, nb, len, rev, xw);
+        for (int64_t k = 0; k < nb; k++) {
+          int64_t ts = rev ? len - 1 - (s0 + k) : s0 + k;
+          rnn_step(kind, &q, x + ts * xst + n * xsb, blk ? xw + k * G * H : 0, h, hn, c);
+          float *tmp = h;
+          h = hn;
+          hn = tmp;
+          if (y)
+            for (int64_t j = 0; j < H; j++)
+              y[ts * yst + d * ysd + n * ysb + j] = h[j];
+        }
       }
       for (int64_t ts = len; y && ts < S; ts++)
         for (int64_t j = 0; j < H; j++)
