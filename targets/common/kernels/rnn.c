@@ -1,8 +1,10 @@
 /* Recurrent ops: RNN, GRU and LSTM in float32. Each direction and batch
- * element is one recurrence; a step takes, per hidden unit, the dot products
- * of its gate rows of W with x_t and of R with h_{t-1} (rows are contiguous,
- * so they run 16 lanes at a time). The state (h, the next h and LSTM's c or
- * GRU's reset-gated h) is 3 * hidden_size floats on the stack.
+ * element is one recurrence. W x_t + Wb is computed for a block of steps at a
+ * time (a stack panel of half GLOW_STACK_PANEL_FLOATS, or one step's gates if
+ * more), then each step takes R h_{t-1} + Rb as matrix-vector products, four
+ * rows of R at a time (rows are contiguous: 16 lanes), and the gates'
+ * elementwise part. State: h, the next h, LSTM's c or GRU's reset-gated h and
+ * R h, (3 + gates) * hidden_size floats on the stack.
  * t: Y, Y_h, Y_c, X, W, R, B, sequence_lens (int32), initial_h, initial_c, P
  *    (every one but X, W and R may be NULL)
  * p: kind (0 RNN, 1 GRU, 2 LSTM), S, N, I, H, D (directions), reverse (when D is 1),
@@ -51,34 +53,44 @@ static inline float rnn_apply(const rnn_act *f, float x) {
   }
 }
 
-/* Lanes of acc plus the products of a and b past the last full 16. */
-static inline float rnn_tail(const glow_nn_v16 *acc, const float *a, const float *b, int64_t k, int64_t n) {
-  float s = 0.0f;
-  for (; k < n; k++)
-    s += a[k] * b[k];
-  for (int j = 0; j < 16; j++)
-    s += (*acc)[j];
-  return s;
-}
-
-static inline float rnn_dot(const float *a, const float *b, int64_t n) {
-  glow_nn_v16 acc = {0};
+/* out[j] = m[j * ld ..] . v over n, for four rows at once (four independent
+ * accumulators: one alone would wait on its own adds). */
+static inline void rnn_dot4(const float *m, int64_t ld, const float *v, int64_t n, float *out) {
+  glow_nn_v16 acc[4] = {{0}};
+  float tail[4] = {0};
   int64_t k = 0;
-  for (; k + 16 <= n; k += 16)
-    acc += *(const glow_nn_v16 *)(a + k) * *(const glow_nn_v16 *)(b + k);
-  return rnn_tail(&acc, a, b, k, n);
+  for (; k + 16 <= n; k += 16) {
+    glow_nn_v16 vv = *(const glow_nn_v16 *)(v + k);
+    for (int j = 0; j < 4; j++)
+      acc[j] += *(const glow_nn_v16 *)(m + j * ld + k) * vv;
+  }
+  for (; k < n; k++)
+    for (int j = 0; j < 4; j++)
+      tail[j] += m[j * ld + k] * v[k];
+  for (int j = 0; j < 4; j++) {
+    float s = tail[j];
+    for (int l = 0; l < 16; l++)
+      s += acc[j][l];
+    out[j] = s;
+  }
 }
 
-/* a . x + b . h, in one accumulator (one horizontal sum, not two). */
-static inline float rnn_dot2(const float *a, const float *x, int64_t na, const float *b, const float *h, int64_t nb) {
-  glow_nn_v16 acc = {0};
-  int64_t k = 0, m = 0;
-  for (; k + 16 <= na; k += 16)
-    acc += *(const glow_nn_v16 *)(a + k) * *(const glow_nn_v16 *)(x + k);
-  for (; m + 16 <= nb; m += 16)
-    acc += *(const glow_nn_v16 *)(b + m) * *(const glow_nn_v16 *)(h + m);
-  glow_nn_v16 none = {0};
-  return rnn_tail(&acc, a, x, k, na) + rnn_tail(&none, b, h, m, nb);
+/* y[r] = M[r] . v + (bias ? bias[r] : 0) for r < rows (rows of M n apart). */
+static inline void rnn_matvec(float *y, const float *m, const float *v, int64_t rows, int64_t n, const float *bias) {
+  float o[4];
+  if (rows < 4) {
+    for (int64_t i = 0; i < rows; i++) {
+      rnn_dot4(m + i * n, 0, v, n, o);
+      y[i] = o[0] + (bias ? bias[i] : 0.0f);
+    }
+    return;
+  }
+  for (int64_t r = 0; r < rows; r += 4) {
+    int64_t r0 = r + 4 <= rows ? r : rows - 4; /* the last group overlaps the one before */
+    rnn_dot4(m + r0 * n, n, v, n, o);
+    for (int j = 0; j < 4; j++)
+      y[r0 + j] = o[j] + (bias ? bias[r0 + j] : 0.0f);
+  }
 }
 
 /* One direction's weights and attributes. */
@@ -94,72 +106,66 @@ static inline float rnn_clip(const rnn_dir *q, float v) {
   return q->clip > 0.0f ? (v < -q->clip ? -q->clip : v > q->clip ? q->clip : v) : v;
 }
 
-/* The input's part of gate row `row`, W x + Wb: from xw when a block has it. */
-static inline float rnn_wx(const rnn_dir *q, int64_t row, const float *x, const float *xw) {
-  return xw ? xw[row] : rnn_dot(q->w + row * q->I, x, q->I) + (q->wb ? q->wb[row] : 0.0f);
-}
-
-/* The state's part, R h + Rb. */
-static inline float rnn_rh(const rnn_dir *q, int64_t row, const float *h) {
-  return rnn_dot(q->r + row * q->H, h, q->H) + (q->rb ? q->rb[row] : 0.0f);
-}
-
-/* Gate row `row` before its activation: W x + R h + both biases. */
-static inline float rnn_pre(const rnn_dir *q, int64_t row, const float *x, const float *xw, const float *h) {
-  if (xw)
-    return xw[row] + rnn_rh(q, row, h);
-  float v = rnn_dot2(q->w + row * q->I, x, q->I, q->r + row * q->H, h, q->H);
-  return q->wb ? v + q->wb[row] + q->rb[row] : v;
-}
-
-/* hn from x (or its precomputed W x + Wb, xw) and h; c (LSTM's cell) in
- * place; GRU uses c for r * h. */
-static inline void rnn_step(int64_t kind, const rnn_dir *q, const float *x, const float *xw, const float *h, float *hn,
-                            float *c) {
+/* hn from xw (W x_t + Wb, every gate row) and h; rh is scratch for R h + Rb;
+ * c: LSTM's cell, in place, or GRU's reset-gated state. */
+static inline void rnn_step(int64_t kind, const rnn_dir *q, const float *xw, const float *h, float *hn, float *c,
+                            float *rh) {
   int64_t H = q->H;
+  /* GRU without linear_before_reset takes R h of its z and r rows only; the candidate's R acts on r * h. */
+  int64_t rows = kind == RNN_LSTM ? 4 * H : kind == RNN_GRU ? (q->lbr ? 3 : 2) * H : H;
+  rnn_matvec(rh, q->r, h, rows, H, q->rb);
   if (kind == RNN_RNN) {
     for (int64_t j = 0; j < H; j++)
-      hn[j] = rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, j, x, xw, h)));
+      hn[j] = rnn_apply(&q->f[0], rnn_clip(q, xw[j] + rh[j]));
   } else if (kind == RNN_LSTM) {
     for (int64_t j = 0; j < H; j++) { /* gates i, o, f, c; peepholes i, o, f */
       float cp = c[j];
-      float i = rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, j, x, xw, h) + (q->p ? q->p[j] * cp : 0.0f)));
+      float i = rnn_apply(&q->f[0], rnn_clip(q, xw[j] + rh[j] + (q->p ? q->p[j] * cp : 0.0f)));
       float f = q->input_forget ? 1.0f - i
-                                : rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, 2 * H + j, x, xw, h) +
+                                : rnn_apply(&q->f[0], rnn_clip(q, xw[2 * H + j] + rh[2 * H + j] +
                                                                       (q->p ? q->p[2 * H + j] * cp : 0.0f)));
-      float cn = f * cp + i * rnn_apply(&q->f[1], rnn_clip(q, rnn_pre(q, 3 * H + j, x, xw, h)));
-      float o = rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, H + j, x, xw, h) + (q->p ? q->p[H + j] * cn : 0.0f)));
+      float cn = f * cp + i * rnn_apply(&q->f[1], rnn_clip(q, xw[3 * H + j] + rh[3 * H + j]));
+      float o = rnn_apply(&q->f[0], rnn_clip(q, xw[H + j] + rh[H + j] + (q->p ? q->p[H + j] * cn : 0.0f)));
       c[j] = cn;
       hn[j] = o * rnn_apply(&q->f[2], cn);
     }
   } else {
-    /* First z (kept in hn) and r; the candidate needs all of r * h (or r * (R h + Rb)). */
-    for (int64_t j = 0; j < H; j++) {
-      hn[j] = rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, j, x, xw, h)));
-      float r = rnn_apply(&q->f[0], rnn_clip(q, rnn_pre(q, H + j, x, xw, h)));
-      c[j] = q->lbr ? r * rnn_rh(q, 2 * H + j, h) : r * h[j];
+    for (int64_t j = 0; j < H; j++) { /* z waits in hn */
+      hn[j] = rnn_apply(&q->f[0], rnn_clip(q, xw[j] + rh[j]));
+      float r = rnn_apply(&q->f[0], rnn_clip(q, xw[H + j] + rh[H + j]));
+      c[j] = r * (q->lbr ? rh[2 * H + j] : h[j]);
     }
+    if (!q->lbr)
+      rnn_matvec(rh + 2 * H, q->r + 2 * H * H, c, H, H, q->rb ? q->rb + 2 * H : 0);
     for (int64_t j = 0; j < H; j++) {
-      int64_t row = 2 * H + j;
-      float v = rnn_wx(q, row, x, xw) + (q->lbr ? c[j] : rnn_rh(q, row, c));
-      float hh = rnn_apply(&q->f[1], rnn_clip(q, v)), z = hn[j];
+      float hh = rnn_apply(&q->f[1], rnn_clip(q, xw[2 * H + j] + (q->lbr ? c[j] : rh[2 * H + j]))), z = hn[j];
       hn[j] = (1.0f - z) * hh + z * h[j];
     }
   }
 }
 
-/* W x_t + Wb of steps s0 .. s0 + nb - 1 into xw[step - s0][row], a row of W
- * at a time (each row is read once per block, not once per step). */
+/* W x_t + Wb of steps s0 .. s0 + nb - 1 into xw[step - s0][row], four rows of
+ * W at a time (each row is read once per block, not once per step). */
 static inline void rnn_xw_block(const rnn_dir *q, int64_t G, const float *x, int64_t xst, int64_t s0, int64_t nb,
                                 int64_t len, int rev, float *xw) {
-  for (int64_t row = 0; row < G * q->H; row++)
+  int64_t GH = G * q->H, I = q->I;
+  float o[4];
+  for (int64_t r = 0; r < GH; r += 4) {
+    int64_t r0 = r + 4 <= GH ? r : GH - 4;
     for (int64_t k = 0; k < nb; k++) {
       int64_t s = s0 + k, ts = rev ? len - 1 - s : s;
-      xw[k * G * q->H + row] = rnn_dot(q->w + row * q->I, x + ts * xst, q->I) + (q->wb ? q->wb[row] : 0.0f);
+      if (GH < 4) {
+        rnn_matvec(xw + k * GH, q->w, x + ts * xst, GH, I, q->wb);
+        continue;
+      }
+      rnn_dot4(q->w + r0 * I, I, x + ts * xst, I, o);
+      for (int j = 0; j < 4; j++)
+        xw[k * GH + r0 + j] = o[j] + (q->wb ? q->wb[r0 + j] : 0.0f);
     }
+  }
 }
 
-/* Floats of the stack panel for blocks of W x_t (when one step's fit). */
+/* Floats of the stack panel for blocks of W x_t (at least one step's). */
 #define RNN_XW (GLOW_STACK_PANEL_FLOATS / 2)
 
 GLOW_KERNEL(rnn_f32) {
@@ -171,8 +177,8 @@ GLOW_KERNEL(rnn_f32) {
   int64_t kind = p[0], S = p[1], N = p[2], I = p[3], H = p[4], D = p[5];
   int64_t xst = p[7], xsb = p[8], yst = p[9], ysd = p[10], ysb = p[11], hsd = p[12], hsb = p[13];
   int64_t G = kind == RNN_LSTM ? 4 : kind == RNN_GRU ? 3 : 1;
-  float buf[3 * H], xw[RNN_XW];
-  int64_t blk = G * H <= RNN_XW ? RNN_XW / (G * H) : 0; /* steps per block; 0: W x at each step */
+  float buf[(3 + G) * H], xw[G * H > RNN_XW ? G * H : RNN_XW];
+  int64_t blk = G * H <= RNN_XW ? RNN_XW / (G * H) : 1; /* steps per block */
   for (int64_t d = 0; d < D; d++) {
     rnn_dir q = {w + d * G * H * I, r + d * G * H * H, b ? b + d * 2 * G * H : 0, b ? b + (d * 2 + 1) * G * H : 0,
                  pp ? pp + d * 3 * H : 0, I, H, (float)glow_pf(p[14]), (int)p[15], (int)p[16],
@@ -189,13 +195,12 @@ GLOW_KERNEL(rnn_f32) {
         h[j] = h0 ? h0[ho + j] : 0.0f;
         c[j] = c0 ? c0[ho + j] : 0.0f;
       }
-      for (int64_t s0 = 0; s0 < len; s0 += blk ? blk : len) {
-        int64_t nb = !blk ? len : len - s0 < blk ? len - s0 : blk;
-        if (blk)
-          rnn_xw_block(&q, G, x + n * xsb, xst, s0, nb, len, rev, xw);
+      for (int64_t s0 = 0; s0 < len; s0 += blk) {
+        int64_t nb = len - s0 < blk ? len - s0 : blk;
+        rnn_xw_block(&q, G, x + n * xsb, xst, s0, nb, len, rev, xw);
         for (int64_t k = 0; k < nb; k++) {
           int64_t ts = rev ? len - 1 - (s0 + k) : s0 + k;
-          rnn_step(kind, &q, x + ts * xst + n * xsb, blk ? xw + k * G * H : 0, h, hn, c);
+          rnn_step(kind, &q, xw + k * G * H, h, hn, c, buf + 3 * H);
           float *tmp = h;
           h = hn;
           hn = tmp;
