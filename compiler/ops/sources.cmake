@@ -34,6 +34,7 @@ set(GLOWC_OP_SOURCES
   ops/nn-pool.c
   ops/nn-unpool.c
   ops/nn-det.c
+  ops/nn-rnn.c
   # reduce: ir/ops-reduce.def
   ops/reduce-softmax.c
   ops/reduce-axes.c

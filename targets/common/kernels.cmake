@@ -25,6 +25,7 @@ set(GLOWC_KERNEL_SOURCES
   kernels/norm.c
   kernels/det.c
   kernels/pool.c
+  kernels/rnn.c
   # reduce
   kernels/softmax.c
   kernels/reduce.c

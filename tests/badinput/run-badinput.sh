@@ -33,6 +33,14 @@ empty-model)
 unsupported-ops)
   args=(-model="$here/two-unsupported.onnx" -emit-bundle="$out")
   want="first_bad.*FrobnicateA.*second_bad.*FrobnicateB" ;;
+rnn-wrong-w)
+  # An LSTM whose W is for input size 5 while X has 3 (made with onnx.helper, as is the next one).
+  args=(-model="$here/rnn-wrong-w.onnx" -emit-bundle="$out")
+  want="rnn-wrong-w.onnx:lstm_wrong_w \\(LSTM\\): error: W must be float\\[1,8,3\\], not float\\[1,8,5\\]" ;;
+rnn-bad-activation)
+  # A GRU with activations Sigmoid, Swish (no recurrent activation of ONNX's list).
+  args=(-model="$here/rnn-bad-activation.onnx" -emit-bundle="$out")
+  want="rnn-bad-activation.onnx:gru_swish \\(GRU\\): error: activation 'Swish' is not supported" ;;
 wrong-input-shape)
   args=(-model="$relu" -emit-bundle="$out" -model-input=x,float,[3,4,6])
   want="x.*\[3,4,6\]|x.*3,4,6" ;;
