@@ -31,6 +31,8 @@ set(GLOWC_OP_SOURCES
   ops/nn-convtranspose.c
   ops/nn-norm.c
   ops/nn-pool.c
+  ops/nn-gridsample.c
+  ops/nn-roialign.c
   # reduce: ir/ops-reduce.def
   ops/reduce-softmax.c
   ops/reduce-axes.c

@@ -24,6 +24,8 @@ set(GLOWC_KERNEL_SOURCES
   kernels/conv-transpose.c
   kernels/norm.c
   kernels/pool.c
+  kernels/grid-sample.c
+  kernels/roi-align.c
   # reduce
   kernels/softmax.c
   kernels/reduce.c
