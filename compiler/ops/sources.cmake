@@ -42,4 +42,8 @@ set(GLOWC_OP_SOURCES
   ops/quant-linear.c
   ops/quant-pool.c
   ops/quant-concat.c
+  # signal: ir/ops-signal.def
+  ops/signal-dft.c
+  ops/signal-stft.c
+  ops/signal-mel.c
 )

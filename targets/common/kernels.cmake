@@ -35,4 +35,6 @@ set(GLOWC_KERNEL_SOURCES
   kernels/quant.c
   kernels/qconv.c
   kernels/qgemm.c
+  # signal
+  kernels/dft.c
 )
