@@ -64,10 +64,8 @@ static int dft_get(const glow_graph *g, const glow_node *n, glow_sig_dft *d, int
                            (long long)glow_attr_int(n, "axis", 1), r);
   int64_t len = x->dims[axis];
   if (glow_in(g, n, 1)) {
-    if (glow_need_const_ints(g, n, 1, "dft_length", &len, 1) != 1)
+    if (glow_need_const_int_scalar(g, n, 1, "dft_length", 1, (int64_t)1 << 30, &len))
       return -1;
-    if (len < 1 || len > ((int64_t)1 << 30))
-      return glow_node_error(g, n, "dft_length %lld is out of range (1 to 2^30)", (long long)len);
   }
   d->inverse = glow_attr_int(n, "inverse", 0) != 0;
   int onesided = glow_attr_int(n, "onesided", 0) != 0;

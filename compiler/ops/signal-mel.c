@@ -14,17 +14,6 @@ typedef struct {
   int64_t nspec, nmel, bins[MEL_MAX_BINS + 2];
 } mel_plan;
 
-static int mel_int(const glow_graph *g, const glow_node *n, int idx, const char *what, int64_t *v) {
-  const glow_value *c = glow_in(g, n, idx);
-  if ((c->dt != GLOW_DT_I32 && c->dt != GLOW_DT_I64) || glow_value_numel(c) != 1)
-    return glow_node_error(g, n, "%s must be an int32 or int64 scalar", what);
-  if (glow_need_const_ints(g, n, idx, what, v, 1) != 1)
-    return -1;
-  if (*v < 1 || *v > ((int64_t)1 << 30))
-    return glow_node_error(g, n, "%s %lld is out of range (1 to 2^30)", what, (long long)*v);
-  return 0;
-}
-
 /* Python's float floor division a // b for b > 0. */
 static double mel_floordiv(double a, double b) {
   double mod = fmod(a, b), div = (a - mod) / b;
@@ -37,11 +26,11 @@ static double mel_floordiv(double a, double b) {
 static int mel_get(const glow_graph *g, const glow_node *n, mel_plan *m) {
   int64_t len, rate;
   double lo, hi;
-  if (mel_int(g, n, 0, "num_mel_bins", &m->nmel) || mel_int(g, n, 1, "dft_length", &len) ||
-      mel_int(g, n, 2, "sample_rate", &rate))
+  const int64_t big = (int64_t)1 << 30;
+  if (glow_need_const_int_scalar(g, n, 0, "num_mel_bins", 1, MEL_MAX_BINS, &m->nmel) ||
+      glow_need_const_int_scalar(g, n, 1, "dft_length", 1, big, &len) ||
+      glow_need_const_int_scalar(g, n, 2, "sample_rate", 1, big, &rate))
     return -1;
-  if (m->nmel > MEL_MAX_BINS)
-    return glow_node_error(g, n, "num_mel_bins %lld is more than %d", (long long)m->nmel, MEL_MAX_BINS);
   for (int i = 3; i < 5; i++)
     if (glow_value_numel(glow_in(g, n, i)) != 1 || !glow_dtype_is_float(glow_in(g, n, i)->dt))
       return glow_node_error(g, n, "%s must be a float scalar", i == 3 ? "lower_edge_hertz" : "upper_edge_hertz");

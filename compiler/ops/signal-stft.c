@@ -5,14 +5,6 @@
  * constants (they give the output's shape); the window need not be. */
 #include "ops/signal-util.h"
 
-/* A scalar integer input that must be a compile-time constant. */
-static int stft_const(const glow_graph *g, const glow_node *n, int idx, const char *what, int64_t *v) {
-  const glow_value *c = glow_in(g, n, idx);
-  if (glow_value_numel(c) != 1 || (c->dt != GLOW_DT_I32 && c->dt != GLOW_DT_I64))
-    return glow_node_error(g, n, "%s must be an int32 or int64 scalar", what);
-  return glow_need_const_ints(g, n, idx, what, v, 1) == 1 ? 0 : -1;
-}
-
 static int stft_get(const glow_graph *g, const glow_node *n, glow_sig_dft *d) {
   const glow_value *x = glow_in(g, n, 0), *win = glow_in(g, n, 2);
   int64_t step, len = -1;
@@ -20,7 +12,9 @@ static int stft_get(const glow_graph *g, const glow_node *n, glow_sig_dft *d) {
     return -1;
   if (x->rank != 3 || (x->dims[2] != 1 && x->dims[2] != 2))
     return glow_node_error(g, n, "signal must be [batch, length, 1] (real) or [batch, length, 2] (complex)");
-  if (stft_const(g, n, 1, "frame_step", &step) || (glow_in(g, n, 3) && stft_const(g, n, 3, "frame_length", &len)))
+  const int64_t big = (int64_t)1 << 30;
+  if (glow_need_const_int_scalar(g, n, 1, "frame_step", 1, big, &step) ||
+      (glow_in(g, n, 3) && glow_need_const_int_scalar(g, n, 3, "frame_length", 1, big, &len)))
     return -1;
   if (win && win->rank != 1)
     return glow_node_error(g, n, "window must be 1-D");
@@ -31,9 +25,9 @@ static int stft_get(const glow_graph *g, const glow_node *n, glow_sig_dft *d) {
     len = win->dims[0];
   if (len < 0)
     return glow_node_error(g, n, "either a window or frame_length is needed to give the frame length");
-  if (step < 1 || len < 1 || len > x->dims[1])
-    return glow_node_error(g, n, "frame_step (%lld) must be positive and frame_length (%lld) 1 to the signal length %lld",
-                           (long long)step, (long long)len, (long long)x->dims[1]);
+  if (len > x->dims[1])
+    return glow_node_error(g, n, "frame_length %lld is longer than the signal (%lld samples)", (long long)len,
+                           (long long)x->dims[1]);
   int onesided = glow_attr_int(n, "onesided", 1) != 0;
   d->cin = x->dims[2];
   if (onesided && d->cin == 2)
