@@ -31,8 +31,8 @@ static int roi_get(const glow_graph *g, const glow_node *n, roi_plan *r) {
   if (strcmp(mode, "avg") && strcmp(mode, "max"))
     return glow_node_error(g, n, "mode '%s' is not supported (avg or max)", mode);
   if (strcmp(ctm, "half_pixel") && strcmp(ctm, "output_half_pixel"))
-    return glow_node_error(g, n, "coordinate_transformation_mode '%s' is not supported (half_pixel or output_half_pixel)",
-                           ctm);
+    return glow_node_error(g, n, "coordinate_transformation_mode '%s' is not supported (%s)", ctm,
+                           "half_pixel or output_half_pixel");
   r->max_mode = !strcmp(mode, "max");
   r->half_pixel = !strcmp(ctm, "half_pixel");
   r->oh = glow_attr_int(n, "output_height", 1);

@@ -24,9 +24,11 @@ void glow_sig_dft_eval(const glow_sig_dft *d, float *y, const float *x, const fl
         for (int64_t i = 0; i < d->inner; i++, y += 2) {
           const float *xp = x + o * d->x_outer + f * d->x_frame + i * d->cin;
           double re = 0, im = 0;
-          for (int64_t s = 0; s < d->nread; s++) {
-            double a = pi2 * (double)(k * s % d->n) / (double)d->n, c = cos(a), sn = sign * sin(a);
-            double ws = w ? w[s] : 1, xr = ws * xp[s * d->x_sample], xi = d->cin == 2 ? ws * xp[s * d->x_sample + 1] : 0;
+          /* ks = k s mod n */
+          for (int64_t s = 0, ks = 0; s < d->nread; s++, ks = ks + k < d->n ? ks + k : ks + k - d->n) {
+            const float *xs = xp + s * d->x_sample;
+            double a = pi2 * (double)ks / (double)d->n, c = cos(a), sn = sign * sin(a);
+            double ws = w ? w[s] : 1, xr = ws * xs[0], xi = d->cin == 2 ? ws * xs[1] : 0;
             re += xr * c - xi * sn;
             im += xr * sn + xi * c;
           }

@@ -38,8 +38,8 @@ static int mel_get(const glow_graph *g, const glow_node *n, mel_plan *m) {
       glow_t_need_const_nums(g, n, 4, "upper_edge_hertz", &hi, 1) != 1)
     return -1;
   if (!(lo >= 0 && lo < hi && hi <= (double)rate / 2))
-    return glow_node_error(g, n, "the edges must satisfy 0 <= lower_edge_hertz (%g) < upper_edge_hertz (%g) <= sample_rate / 2 (%g)",
-                           lo, hi, (double)rate / 2);
+    return glow_node_error(g, n, "the edges must satisfy %s: they are %g, %g and %g",
+                           "0 <= lower_edge_hertz < upper_edge_hertz <= sample_rate / 2", lo, hi, (double)rate / 2);
   m->nspec = len / 2 + 1;
   float lo_mel = 2595 * log10f(1 + (float)lo / 700), hi_mel = 2595 * log10f(1 + (float)hi / 700);
   float step = (hi_mel - lo_mel) / (float)(m->nmel + 2);

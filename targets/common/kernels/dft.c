@@ -20,8 +20,8 @@ GLOW_KERNEL(dft_f32) {
         for (int64_t i = 0; i < inner; i++, y += 2) {
           const float *xp = x + o * xo + f * xf + i * cin;
           double re = 0, im = 0;
-          for (int64_t s = 0; s < nread; s++) {
-            double a = 6.283185307179586 * (double)(k * s % n) / (double)n, c = glow_cos(a), sn = sign * glow_sin(a);
+          for (int64_t s = 0, ks = 0; s < nread; s++, ks = ks + k < n ? ks + k : ks + k - n) { /* ks = k s mod n */
+            double a = 6.283185307179586 * (double)ks / (double)n, c = glow_cos(a), sn = sign * glow_sin(a);
             double ws = w ? w[s] : 1, xr = ws * xp[s * xs], xi = cin == 2 ? ws * xp[s * xs + 1] : 0;
             re += xr * c - xi * sn;
             im += xr * sn + xi * c;

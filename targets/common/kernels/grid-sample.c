@@ -49,7 +49,8 @@ static inline float gs_cubic(const float *v, float t) {
   return v[0] * c0 + v[1] * c1 + v[2] * c2 + v[3] * c3;
 }
 
-/* t: out [N][C][P], x [N][C][H][W], grid [N][P][2]; p: N, C, H, W, P (output positions), mode, padding, align_corners. */
+/* t: out [N][C][P], x [N][C][H][W], grid [N][P][2];
+ * p: N, C, H, W, P (output positions), mode, padding, align_corners. */
 GLOW_KERNEL(gridsample_f32) {
   float *o = (float *)t[0];
   const float *x = (const float *)t[1], *grid = (const float *)t[2];
