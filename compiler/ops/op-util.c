@@ -150,3 +150,16 @@ int glow_need_const_ints(const glow_graph *g, const glow_node *n, int idx, const
     return glow_node_error(g, n, "input '%s' (%s) must be an integer tensor of at most %d elements", c->name, what, cap);
   return k;
 }
+
+int glow_need_const_int_scalar(const glow_graph *g, const glow_node *n, int idx, const char *what, int64_t lo,
+                               int64_t hi, int64_t *v) {
+  const glow_value *c = glow_in(g, n, idx);
+  if (c && ((c->dt != GLOW_DT_I32 && c->dt != GLOW_DT_I64) || glow_value_numel(c) != 1))
+    return glow_node_error(g, n, "%s must be an int32 or int64 scalar", what);
+  if (glow_need_const_ints(g, n, idx, what, v, 1) != 1)
+    return -1;
+  if (*v < lo || *v > hi)
+    return glow_node_error(g, n, "%s %lld is out of range (%lld to %lld)", what, (long long)*v, (long long)lo,
+                           (long long)hi);
+  return 0;
+}

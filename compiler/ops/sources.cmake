@@ -35,6 +35,8 @@ set(GLOWC_OP_SOURCES
   ops/nn-unpool.c
   ops/nn-det.c
   ops/nn-rnn.c
+  ops/nn-gridsample.c
+  ops/nn-roialign.c
   # reduce: ir/ops-reduce.def
   ops/reduce-softmax.c
   ops/reduce-axes.c
@@ -44,4 +46,8 @@ set(GLOWC_OP_SOURCES
   ops/quant-linear.c
   ops/quant-pool.c
   ops/quant-concat.c
+  # signal: ir/ops-signal.def
+  ops/signal-dft.c
+  ops/signal-stft.c
+  ops/signal-mel.c
 )

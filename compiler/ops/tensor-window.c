@@ -12,13 +12,8 @@ typedef struct {
 } window_plan;
 
 static int window_get(const glow_graph *g, const glow_node *n, window_plan *w) {
-  const glow_value *s = glow_in(g, n, 0);
-  if ((s->dt != GLOW_DT_I32 && s->dt != GLOW_DT_I64) || glow_value_numel(s) != 1)
-    return glow_node_error(g, n, "size must be an int32 or int64 scalar");
-  if (glow_need_const_ints(g, n, 0, "size", &w->size, 1) != 1)
+  if (glow_need_const_int_scalar(g, n, 0, "size", 0, (int64_t)1 << 30, &w->size))
     return -1;
-  if (w->size < 0 || w->size > ((int64_t)1 << 30))
-    return glow_node_error(g, n, "size %lld is out of range", (long long)w->size);
   w->n = (double)(glow_attr_int(n, "periodic", 1) ? w->size : w->size - 1);
   w->a2 = 0;
   if (n->op == GLOW_OP_HANN_WINDOW) {

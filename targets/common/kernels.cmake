@@ -26,6 +26,8 @@ set(GLOWC_KERNEL_SOURCES
   kernels/det.c
   kernels/pool.c
   kernels/rnn.c
+  kernels/grid-sample.c
+  kernels/roi-align.c
   # reduce
   kernels/softmax.c
   kernels/reduce.c
@@ -35,4 +37,6 @@ set(GLOWC_KERNEL_SOURCES
   kernels/quant.c
   kernels/qconv.c
   kernels/qgemm.c
+  # signal
+  kernels/dft.c
 )

@@ -64,3 +64,25 @@ BY_SIZE(1, uint8_t)
 BY_SIZE(2, uint16_t)
 BY_SIZE(4, uint32_t)
 BY_SIZE(8, uint64_t)
+
+/* t: out [nspec][nmel]; p: nspec, nmel, bins[nmel + 2] (spectrogram bin numbers of the filters' edges).
+ * Filter i rises from bins[i] to 1 at bins[i + 1] and falls to 0 at bins[i + 2]; zero elsewhere. */
+#define MELWEIGHT(NAME, T)                                                                                             \
+  GLOW_KERNEL(melweight_##NAME) {                                                                                      \
+    T *o = (T *)t[0];                                                                                                  \
+    int64_t nspec = p[0], nmel = p[1];                                                                                 \
+    const int64_t *b = p + 2;                                                                                          \
+    for (int64_t j = 0; j < nspec * nmel; j++)                                                                         \
+      o[j] = 0;                                                                                                        \
+    for (int64_t i = 0; i < nmel; i++) {                                                                               \
+      int64_t l = b[i], c = b[i + 1], h = b[i + 2];                                                                    \
+      if (c == l)                                                                                                      \
+        o[c * nmel + i] = 1;                                                                                           \
+      for (int64_t j = l; c > l && j <= c; j++)                                                                        \
+        o[j * nmel + i] = (T)((double)(j - l) / (double)(c - l));                                                      \
+      for (int64_t j = c; j < h; j++)                                                                                  \
+        o[j * nmel + i] = (T)((double)(h - j) / (double)(h - c));                                                      \
+    }                                                                                                                  \
+  }
+MELWEIGHT(f32, float)
+MELWEIGHT(f64, double)
