@@ -271,6 +271,10 @@ int glow_onnx_domain_ok(const char *d, const char *op);
 /* Appends to why the reason op from d is refused, for a message (nothing when
  * the domain is not the reason). */
 void glow_onnx_domain_why(const char *d, const char *op, glow_strbuf *why);
+/* importer/op-refusal.c: appends to why the reason an op glowc has no
+ * definition for is refused (training, random, data-dependent shape, control
+ * flow, sequences, strings, or not implemented yet). */
+void glow_onnx_refusal_why(const char *d, const char *op, glow_strbuf *why);
 
 /* importer/tensor-pb.c: a serialized TensorProto (the conformance suite's .pb files) */
 int glow_tensor_pb_load(const char *path, glow_dtype *dt, int *rank, int64_t *dims, void **data, char **name);

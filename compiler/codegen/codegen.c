@@ -74,6 +74,15 @@ static void define_target_flags(cg *c, const glow_target *tgt, LLVMTargetMachine
   }
 }
 
+/* The entry and its steps: the three areas never alias; freestanding, as the
+ * kernels inlined into them (no loop becomes a memset or memcpy call). */
+static void step_attrs(cg *c, LLVMValueRef fn) {
+  for (unsigned i = 1; i <= 3; i++)
+    add_enum_attr(c->ctx, fn, i, "noalias");
+  add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "nounwind");
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(c->ctx, "no-builtins", 11, "", 0));
+}
+
 static LLVMValueRef const_i64(cg *c, uint64_t v) { return LLVMConstInt(c->i64, v, 0); }
 
 /* A constant global: exported under `name`, or private (and unnamed_addr) when local. */
@@ -94,6 +103,37 @@ static LLVMValueRef tensor_ptr(cg *c, const glow_plan *p, int id) {
   GLOW_ASSERT(p->area[id] >= 1 && p->area[id] <= 3);
   LLVMValueRef off = const_i64(c, p->offset[id]);
   return LLVMBuildInBoundsGEP2(c->b, c->i8, c->area[p->area[id]], &off, 1, "");
+}
+
+/* One step of the schedule: an internal function of the three areas that calls
+ * its kernel with constant arguments (the kernel is inlined and specialized
+ * there), built at the builder's position (the entry's body is saved and
+ * restored). Steps in functions of their own keep the optimizer's work linear
+ * in the graph: one function holding every inlined kernel made compile time
+ * grow with the square of the node count. */
+static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n);
+
+static int emit_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, int step, const char *net) {
+  LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr};
+  LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), args, 3, 0);
+  char name[96];
+  snprintf(name, sizeof name, "%.40s.step%d.%.32s", net, step, glow_op_get(n->op)->onnx_name);
+  LLVMValueRef fn = LLVMAddFunction(c->m, name, ft);
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  step_attrs(c, fn);
+  add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "noinline");
+  LLVMBasicBlockRef caller = LLVMGetInsertBlock(c->b);
+  LLVMValueRef outer[4] = {NULL, c->area[1], c->area[2], c->area[3]};
+  LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
+  for (int a = 1; a <= 3; a++)
+    c->area[a] = LLVMGetParam(fn, (unsigned)(a - 1));
+  int rc = emit_call(c, g, p, n);
+  LLVMBuildRetVoid(c->b);
+  for (int a = 1; a <= 3; a++)
+    c->area[a] = outer[a];
+  LLVMPositionBuilderAtEnd(c->b, caller);
+  LLVMBuildCall2(c->b, ft, fn, outer + 1, 3, "");
+  return rc;
 }
 
 static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n) {
@@ -228,11 +268,7 @@ static LLVMValueRef opaque_address(cg *c, LLVMValueRef gv) {
 static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const char *entry, LLVMValueRef weights) {
   LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr};
   LLVMValueRef fn = LLVMAddFunction(c->m, entry, LLVMFunctionType(c->i32, args, 3, 0));
-  for (unsigned i = 1; i <= 3; i++)
-    add_enum_attr(c->ctx, fn, i, "noalias");
-  add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "nounwind");
-  /* Freestanding, as the kernels inlined into it: no loop becomes a memset or memcpy call. */
-  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(c->ctx, "no-builtins", 11, "", 0));
+  step_attrs(c, fn);
   c->b = LLVMCreateBuilderInContext(c->ctx);
   LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
   for (int a = 1; a <= 3; a++)
@@ -241,7 +277,7 @@ static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const cha
     c->area[1] = opaque_address(c, weights);
   int rc = 0;
   for (int s = 0; s < p->norder; s++)
-    rc |= emit_call(c, g, p, &g->nodes[p->order[s]]);
+    rc |= emit_step(c, g, p, &g->nodes[p->order[s]], s, entry);
   LLVMBuildRet(c->b, LLVMConstInt(c->i32, 0, 0));
   LLVMDisposeBuilder(c->b);
   return rc;

@@ -450,6 +450,8 @@ static void resolve_node(importer *im, size_t i) {
     glow_strbuf where = {0}, why = {0};
     glow_sb_printf(&where, "%s:%s", im->path, p->name);
     glow_onnx_domain_why(np->domain, op_type, &why);
+    if (!why.s)
+      glow_onnx_refusal_why(np->domain, op_type, &why);
     glow_error(where.s, "unsupported op '%s' (domain %s)%s", op_type, *str(np->domain) ? np->domain : "ai.onnx",
                why.s ? why.s : "");
     glow_sb_free(&where);

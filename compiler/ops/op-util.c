@@ -1,4 +1,5 @@
 /* Helpers shared by op definitions. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ops/op-util.h"
@@ -84,16 +85,81 @@ int glow_eval_copy(const glow_graph *g, const glow_node *n, void *const *outs, c
   return 0;
 }
 
+/* Why value id is not a constant, for a message: the graph inputs it is
+ * computed from, each with the -bind-input option that fixes it (the
+ * conformance harness and users act on those), or the node that could not be
+ * evaluated. One walk up the producers, each value visited once. */
+static void not_const_why(const glow_graph *g, int id, glow_strbuf *why) {
+  char *seen = glow_xcalloc((size_t)g->nvals, 1);
+  int *stack = glow_xmalloc(sizeof(int) * (size_t)g->nvals), top = 0, ninputs = 0, stuck = -1;
+  glow_strbuf opts = {0};
+  stack[top++] = id;
+  seen[id] = 1;
+  while (top > 0) {
+    const glow_value *v = &g->vals[stack[--top]];
+    if (v->kind == GLOW_VAL_INPUT) {
+      glow_sb_printf(why, "%s'%s'", ninputs ? ", " : "", v->name);
+      glow_sb_printf(&opts, " -bind-input=%s,<tensor.pb>", v->name);
+      ninputs++;
+    } else if (v->kind != GLOW_VAL_CONST && v->producer >= 0) {
+      const glow_node *p = &g->nodes[v->producer];
+      int before = top;
+      for (int k = 0; k < p->nin; k++)
+        if (p->in[k] >= 0 && !seen[p->in[k]]) {
+          seen[p->in[k]] = 1;
+          stack[top++] = p->in[k];
+        }
+      if (top == before && stuck < 0)
+        stuck = v->producer;
+    }
+  }
+  if (g->vals[id].kind == GLOW_VAL_INPUT) {
+    glow_sb_free(why);
+    glow_sb_printf(why, "glowc compiles static shapes (bind it to fixed values with%s)", opts.s);
+  } else if (ninputs) {
+    glow_strbuf head = {0};
+    glow_sb_printf(&head, "glowc compiles static shapes, and it is computed from graph input%s %s (bind %s to fixed "
+                          "values with%s)", ninputs > 1 ? "s" : "", why->s, ninputs > 1 ? "them" : "it", opts.s);
+    glow_sb_free(why);
+    *why = head;
+  } else if (stuck >= 0) {
+    glow_sb_printf(why, "node '%s' (%s), which computes it, could not be evaluated at compile time",
+                   g->nodes[stuck].name, glow_op_get(g->nodes[stuck].op)->onnx_name);
+  } else {
+    glow_sb_printf(why, "it could not be evaluated at compile time");
+  }
+  glow_sb_free(&opts);
+  free(stack);
+  free(seen);
+}
+
 int glow_need_const_ints(const glow_graph *g, const glow_node *n, int idx, const char *what, int64_t *v, int cap) {
   int id = idx < n->nin ? n->in[idx] : -1;
   if (id < 0)
     return glow_node_error(g, n, "input %d (%s) is missing", idx, what);
   const glow_value *c = &g->vals[id];
-  if (c->kind != GLOW_VAL_CONST)
-    return glow_node_error(g, n, "input '%s' (%s) must be a compile-time constant: glowc compiles static shapes "
-                                 "(bind it to fixed values with -bind-input=%s,<tensor.pb>)", c->name, what, c->name);
+  if (c->kind != GLOW_VAL_CONST) {
+    glow_strbuf why = {0};
+    not_const_why(g, id, &why);
+    glow_node_error(g, n, "input '%s' (%s) must be a compile-time constant: %s", c->name, what, why.s);
+    glow_sb_free(&why);
+    return -1;
+  }
   int k = glow_const_ints(g, id, v, cap);
   if (k < 0)
     return glow_node_error(g, n, "input '%s' (%s) must be an integer tensor of at most %d elements", c->name, what, cap);
   return k;
+}
+
+int glow_need_const_int_scalar(const glow_graph *g, const glow_node *n, int idx, const char *what, int64_t lo,
+                               int64_t hi, int64_t *v) {
+  const glow_value *c = glow_in(g, n, idx);
+  if (c && ((c->dt != GLOW_DT_I32 && c->dt != GLOW_DT_I64) || glow_value_numel(c) != 1))
+    return glow_node_error(g, n, "%s must be an int32 or int64 scalar", what);
+  if (glow_need_const_ints(g, n, idx, what, v, 1) != 1)
+    return -1;
+  if (*v < lo || *v > hi)
+    return glow_node_error(g, n, "%s %lld is out of range (%lld to %lld)", what, (long long)*v, (long long)lo,
+                           (long long)hi);
+  return 0;
 }

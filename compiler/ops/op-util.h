@@ -29,6 +29,10 @@ int glow_norm_axis(const glow_graph *g, const glow_node *n, int64_t axis, int ra
  * If the input is not a compile-time constant, reports the standard error (which names
  * the value and how to bind it with -bind-input) and returns -1. `what` names its role. */
 int glow_need_const_ints(const glow_graph *g, const glow_node *n, int idx, const char *what, int64_t *v, int cap);
+/* A scalar int32 or int64 input that must be a compile-time constant in [lo, hi] (a size, a step) into *v.
+ * Returns 0, or -1 after an error that names `what`. */
+int glow_need_const_int_scalar(const glow_graph *g, const glow_node *n, int idx, const char *what, int64_t lo,
+                               int64_t hi, int64_t *v);
 /* Lowering for ops that are a plain byte copy of input 0 (Identity, Reshape, ...). */
 int glow_lower_copy(const glow_graph *g, const glow_node *n, glow_kcall *kc);
 /* Reference for a plain byte copy of input 0. */

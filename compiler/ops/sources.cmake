@@ -13,6 +13,8 @@ set(GLOWC_OP_SOURCES
   ops/tensor-shape.c
   ops/tensor-scan.c
   ops/tensor-resize.c
+  ops/tensor-window.c
+  ops/tensor-reverse.c
   # elementwise: ir/ops-elementwise.def
   ops/elementwise-util.c
   ops/elementwise-binary.c
@@ -30,6 +32,11 @@ set(GLOWC_OP_SOURCES
   ops/nn-convtranspose.c
   ops/nn-norm.c
   ops/nn-pool.c
+  ops/nn-unpool.c
+  ops/nn-det.c
+  ops/nn-rnn.c
+  ops/nn-gridsample.c
+  ops/nn-roialign.c
   # reduce: ir/ops-reduce.def
   ops/reduce-softmax.c
   ops/reduce-axes.c
@@ -39,4 +46,8 @@ set(GLOWC_OP_SOURCES
   ops/quant-linear.c
   ops/quant-pool.c
   ops/quant-concat.c
+  # signal: ir/ops-signal.def
+  ops/signal-dft.c
+  ops/signal-stft.c
+  ops/signal-mel.c
 )

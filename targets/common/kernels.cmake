@@ -23,7 +23,11 @@ set(GLOWC_KERNEL_SOURCES
   kernels/conv.c
   kernels/conv-transpose.c
   kernels/norm.c
+  kernels/det.c
   kernels/pool.c
+  kernels/rnn.c
+  kernels/grid-sample.c
+  kernels/roi-align.c
   # reduce
   kernels/softmax.c
   kernels/reduce.c
@@ -33,4 +37,6 @@ set(GLOWC_KERNEL_SOURCES
   kernels/quant.c
   kernels/qconv.c
   kernels/qgemm.c
+  # signal
+  kernels/dft.c
 )

@@ -33,6 +33,22 @@ empty-model)
 unsupported-ops)
   args=(-model="$here/two-unsupported.onnx" -emit-bundle="$out")
   want="first_bad.*FrobnicateA.*second_bad.*FrobnicateB" ;;
+rnn-wrong-w)
+  # An LSTM whose W is for input size 5 while X has 3 (made with onnx.helper, as is the next one).
+  args=(-model="$here/rnn-wrong-w.onnx" -emit-bundle="$out")
+  want="rnn-wrong-w.onnx:lstm_wrong_w \\(LSTM\\): error: W must be float\\[1,8,3\\], not float\\[1,8,5\\]" ;;
+rnn-bad-activation)
+  # A GRU with activations Sigmoid, Swish (no recurrent activation of ONNX's list).
+  args=(-model="$here/rnn-bad-activation.onnx" -emit-bundle="$out")
+  want="rnn-bad-activation.onnx:gru_swish \\(GRU\\): error: activation 'Swish' is not supported" ;;
+gridsample-5d)
+  # GridSample (opset 16) is 4-D only: a 5-D input is refused, not sampled wrongly.
+  args=(-model="$here/gridsample-5d.onnx" -emit-bundle="$out")
+  want="gridsample-5d.onnx:sample5d \\(GridSample\\): error: X must be 4-D.*it is 5-D" ;;
+stft-step-not-constant)
+  # frame_step gives STFT's output shape: a graph input must be bound, and the error says how.
+  args=(-model="$suite/test_stft/model.onnx" -emit-bundle="$out")
+  want="STFT.*'frame_step'.*compile-time constant.*-bind-input=frame_step,<tensor.pb>" ;;
 wrong-input-shape)
   args=(-model="$relu" -emit-bundle="$out" -model-input=x,float,[3,4,6])
   want="x.*\[3,4,6\]|x.*3,4,6" ;;

@@ -14,7 +14,14 @@ digits_cnn has its trained ones), batch 1, input "input", output "output":
     digits_cnn                              trained and exported by examples/digits/train-digits.py
                                             (the same bytes as digits.onnx; BatchNorm kept), opset 13
     transformer                             2-layer TransformerEncoder, d_model 128, 1x16x128, opset 14
-Two runs write the same bytes. All six take about 10 s and 66 MB (resnet18 alone 47 MB).
+    lstm                                    2-layer bidirectional nn.LSTM, batch_first, 2x12x20, hidden 40,
+                                            outputs output, h, c; opset 13
+    gru, rnn                                bidirectional nn.GRU / 2-layer nn.RNN (tanh), 12x2x20, hidden
+                                            40, outputs output, h; opset 13
+    rnn_attrs                               onnx.helper: LSTM, GRU and RNN attributes torch does not
+                                            export (reverse, sequence_lens, peepholes, clip,
+                                            activations, input_forget), 6x3x5, eight outputs; opset 14
+Two runs write the same bytes. All ten take about 11 s and 66 MB (resnet18 alone 47 MB).
 
 Needs /usr/bin/python3 with torch, torchvision, onnx and sklearn (Debian packages), `node` on
 PATH and onnxruntime-node (both from scripts/install-deps.sh; GLOWC_ORT_DIR passes through to
@@ -34,6 +41,7 @@ import time
 import numpy as np
 import torch
 import torchvision
+from onnx import TensorProto, helper, numpy_helper
 from torch import nn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -45,13 +53,13 @@ import onnxref  # noqa: E402
 SEED = 0
 
 
-def export(model, shape, opset):
+def export(model, shape, opset, outputs=("output",)):
     """Returns the ONNX bytes of a torch model and a random input for it."""
     model.eval()
     buf = io.BytesIO()
     torch.onnx.export(
         model, torch.zeros(shape), buf, opset_version=opset, do_constant_folding=True,
-        input_names=["input"], output_names=["output"])
+        input_names=["input"], output_names=list(outputs))
     return buf.getvalue(), np.random.default_rng(SEED).standard_normal(shape, dtype=np.float32)
 
 
@@ -73,6 +81,77 @@ def transformer():
     return export(nn.TransformerEncoder(layer, num_layers=2), (1, 16, 128), 14)
 
 
+class Recurrent(nn.Module):
+    """A torch recurrent layer's output and final states: ONNX's Y, Y_h (and Y_c)."""
+
+    def __init__(self, rnn):
+        super().__init__()
+        self.rnn = rnn
+
+    def forward(self, x):
+        y, h = self.rnn(x)
+        return (y, *h) if isinstance(h, tuple) else (y, h)
+
+
+def lstm():
+    rnn = nn.LSTM(20, 40, num_layers=2, bidirectional=True, batch_first=True)
+    return export(Recurrent(rnn), (2, 12, 20), 13, ("output", "h", "c"))
+
+
+def gru():
+    return export(Recurrent(nn.GRU(20, 40, bidirectional=True)), (12, 2, 20), 13, ("output", "h"))
+
+
+def rnn():
+    """torch has no reverse-only RNN: bidirectional is how its reverse direction is exported."""
+    rnn = nn.RNN(20, 40, num_layers=2, nonlinearity="tanh", bidirectional=True)
+    return export(Recurrent(rnn), (12, 2, 20), 13, ("output", "h"))
+
+
+def rnn_attrs():
+    """What torch does not export, written with onnx.helper (opset 14): a reverse LSTM with
+    peepholes, clip, sequence_lens and initial states; a bidirectional GRU with
+    linear_before_reset=0, sequence_lens and non-default activations; a bidirectional RNN with a
+    LeakyRelu; an LSTM with input_forget=1. (ONNX Runtime refuses layout=1; the node tests
+    test_*_batchwise cover it.)"""
+    rng = np.random.default_rng(SEED)
+    S, N, I, H = 6, 3, 5, 7
+    inits = []
+
+    def const(name, shape, dtype=np.float32, values=None):
+        v = (rng.standard_normal(shape) * 0.5).astype(dtype) if values is None else np.array(values, dtype)
+        inits.append(numpy_helper.from_array(v, name))
+        return name
+
+    lens = const("lens", (N,), np.int32, [6, 4, 1])
+    nodes = [
+        helper.make_node(
+            "LSTM", ["input", const("lw", (1, 4 * H, I)), const("lr", (1, 4 * H, H)), const("lb", (1, 8 * H)),
+                     lens, const("lh", (1, N, H)), const("lc", (1, N, H)), const("lp", (1, 3 * H))],
+            ["lstm_y", "lstm_h", "lstm_c"], direction="reverse", hidden_size=H, clip=1.5),
+        helper.make_node(
+            "GRU", ["input", const("gw", (2, 3 * H, I)), const("gr", (2, 3 * H, H)), const("gb", (2, 6 * H)),
+                    lens, const("gh", (2, N, H))],
+            ["gru_y", "gru_h"], direction="bidirectional", hidden_size=H,
+            activations=["Sigmoid", "Tanh", "HardSigmoid", "Softsign"], activation_alpha=[0.3],
+            activation_beta=[0.4]),
+        helper.make_node(
+            "RNN", ["input", const("rw", (2, H, I)), const("rr", (2, H, H)), const("rb", (2, 2 * H))],
+            ["rnn_y", "rnn_h"], direction="bidirectional", hidden_size=H,
+            activations=["LeakyRelu", "Tanh"], activation_alpha=[0.2]),
+        helper.make_node(
+            "LSTM", ["input", const("fw", (1, 4 * H, I)), const("fr", (1, 4 * H, H))], ["", "", "forget_c"],
+            hidden_size=H, input_forget=1),
+    ]
+    outs = {"lstm_y": [S, 1, N, H], "lstm_h": [1, N, H], "lstm_c": [1, N, H], "gru_y": [S, 2, N, H],
+            "gru_h": [2, N, H], "rnn_y": [S, 2, N, H], "rnn_h": [2, N, H], "forget_c": [1, N, H]}
+    graph = helper.make_graph(
+        nodes, "rnn_attrs", [helper.make_tensor_value_info("input", TensorProto.FLOAT, [S, N, I])],
+        [helper.make_tensor_value_info(k, TensorProto.FLOAT, v) for k, v in outs.items()], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
+    return model.SerializeToString(), rng.standard_normal((S, N, I), dtype=np.float32)
+
+
 def digits_cnn():
     """Trained and exported by examples/digits/train-digits.py (same bytes as digits.onnx)."""
     path = os.path.join(ROOT, "examples", "digits", "train-digits.py")
@@ -92,6 +171,10 @@ MODELS = {
     "mlp": mlp,
     "digits_cnn": digits_cnn,
     "transformer": transformer,
+    "lstm": lstm,
+    "gru": gru,
+    "rnn": rnn,
+    "rnn_attrs": rnn_attrs,
 }
 
 

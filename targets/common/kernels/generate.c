@@ -1,5 +1,6 @@
-/* Range, EyeLike, Trilu: outputs generated from positions. */
+/* Range, windows, EyeLike, Trilu: outputs generated from positions. */
 #include "kernel.h"
+#include "kmath.h"
 
 /* t: out; p: n, start, delta (doubles' bits for float types, integers otherwise). out[i] = start + i * delta. */
 #define RANGE_F(NAME, T)                                                                                               \
@@ -20,6 +21,19 @@ RANGE_F(f64, double)
 RANGE_I(i16, int16_t)
 RANGE_I(i32, int32_t)
 RANGE_I(i64, int64_t)
+
+/* t: out; p: size, n, a0, a1, a2 (doubles' bits). out[i] = a0 - a1 cos(2 pi i / n) + a2 cos(4 pi i / n). */
+#define WINDOW(NAME, T)                                                                                                \
+  GLOW_KERNEL(window_##NAME) {                                                                                         \
+    T *o = (T *)t[0];                                                                                                  \
+    double n = glow_pf(p[1]), a0 = glow_pf(p[2]), a1 = glow_pf(p[3]), a2 = glow_pf(p[4]);                            \
+    for (int64_t i = 0; i < p[0]; i++) {                                                                               \
+      double x = n > 0 ? 6.283185307179586 * (double)i / n : 0;                                                          \
+      o[i] = (T)(a0 - a1 * glow_cos(x) + a2 * glow_cos(2 * x));                                                        \
+    }                                                                                                                  \
+  }
+WINDOW(f32, float)
+WINDOW(f64, double)
 
 /* t: out; p: rows, cols, k, one (raw bits of 1 in the output type). out[i][j] = j - i == k ? one : 0. */
 #define EYELIKE(S, T)                                                                                                  \
@@ -50,3 +64,25 @@ BY_SIZE(1, uint8_t)
 BY_SIZE(2, uint16_t)
 BY_SIZE(4, uint32_t)
 BY_SIZE(8, uint64_t)
+
+/* t: out [nspec][nmel]; p: nspec, nmel, bins[nmel + 2] (spectrogram bin numbers of the filters' edges).
+ * Filter i rises from bins[i] to 1 at bins[i + 1] and falls to 0 at bins[i + 2]; zero elsewhere. */
+#define MELWEIGHT(NAME, T)                                                                                             \
+  GLOW_KERNEL(melweight_##NAME) {                                                                                      \
+    T *o = (T *)t[0];                                                                                                  \
+    int64_t nspec = p[0], nmel = p[1];                                                                                 \
+    const int64_t *b = p + 2;                                                                                          \
+    for (int64_t j = 0; j < nspec * nmel; j++)                                                                         \
+      o[j] = 0;                                                                                                        \
+    for (int64_t i = 0; i < nmel; i++) {                                                                               \
+      int64_t l = b[i], c = b[i + 1], h = b[i + 2];                                                                    \
+      if (c == l)                                                                                                      \
+        o[c * nmel + i] = 1;                                                                                           \
+      for (int64_t j = l; c > l && j <= c; j++)                                                                        \
+        o[j * nmel + i] = (T)((double)(j - l) / (double)(c - l));                                                      \
+      for (int64_t j = c; j < h; j++)                                                                                  \
+        o[j * nmel + i] = (T)((double)(h - j) / (double)(h - c));                                                      \
+    }                                                                                                                  \
+  }
+MELWEIGHT(f32, float)
+MELWEIGHT(f64, double)

@@ -1,8 +1,9 @@
-/* Gather, GatherElements, GatherND, OneHot and the scatters: elements moved
- * through runtime indices. Indices come in any integer or float dtype (ONNX
- * dtype code `idt`, a constant parameter, so the switch folds away); a
- * negative index counts from the end, and one still out of range never
- * reads or writes outside a tensor: gathers produce zero, scatters skip. */
+/* Gather, GatherElements, GatherND, OneHot, the scatters, ReverseSequence and
+ * MaxUnpool: elements moved through runtime indices. Indices come in any
+ * integer or float dtype (ONNX dtype code `idt`, a constant parameter, so the
+ * switch folds away); a negative index counts from the end, and one still out
+ * of range never reads or writes outside a tensor: gathers produce zero,
+ * scatters skip. */
 #include "kernel.h"
 
 /* Element i of an index tensor of ONNX dtype idt; INT64_MIN for NaN, huge or unknown values. */
@@ -196,9 +197,45 @@ static inline void dense_strides(int64_t r, const int64_t *dims, int64_t *st) {
     }                                                                                                                  \
   }
 
+/* t: out, data, lens; p: time, batch, inner, time_axis (0: [time, batch, ...], 1: [batch, time, ...]), idt.
+ * Along time, the first lens[b] steps of batch entry b reversed (a length clamped to [0, time]), the rest copied. */
+#define REVERSE_SEQUENCE(S, T)                                                                                         \
+  GLOW_KERNEL(reverse_sequence_e##S) {                                                                                 \
+    T *o = (T *)t[0];                                                                                                  \
+    const T *x = (const T *)t[1];                                                                                      \
+    int64_t time = p[0], batch = p[1], inner = p[2], ta = p[3], idt = p[4];                                            \
+    for (int64_t b = 0; b < batch; b++) {                                                                              \
+      int64_t len = load_index(t[2], b, idt);                                                                          \
+      len = len < 0 ? 0 : len > time ? time : len;                                                                     \
+      for (int64_t s = 0; s < time; s++) {                                                                             \
+        int64_t f = s < len ? len - 1 - s : s;                                                                         \
+        const T *src = x + (ta == 0 ? f * batch + b : b * time + f) * inner;                                           \
+        T *dst = o + (ta == 0 ? s * batch + b : b * time + s) * inner;                                                 \
+        for (int64_t i = 0; i < inner; i++)                                                                            \
+          dst[i] = src[i];                                                                                             \
+      }                                                                                                                \
+    }                                                                                                                  \
+  }
+
+/* t: out, data, indices; p: numel(out), numel(data), idt. out = 0, then out[indices[i]] = data[i] (MaxUnpool);
+ * an index outside the output is skipped. */
+#define UNPOOL(S, T)                                                                                                   \
+  GLOW_KERNEL(unpool_e##S) {                                                                                           \
+    T *o = (T *)t[0];                                                                                                  \
+    const T *x = (const T *)t[1];                                                                                      \
+    for (int64_t i = 0; i < p[0]; i++)                                                                                 \
+      o[i] = (T)0;                                                                                                     \
+    for (int64_t i = 0; i < p[1]; i++) {                                                                               \
+      int64_t k = load_index(t[2], i, p[2]);                                                                           \
+      if (k >= 0 && k < p[0])                                                                                          \
+        o[k] = x[i];                                                                                                   \
+    }                                                                                                                  \
+  }
+
 /* By element size: plain moves (scatters without a reduction). */
 #define BY_SIZE(S, T)                                                                                                  \
-  GATHER(S, T) GATHER_ELEMENTS(S, T) GATHER_ND(S, T) ONEHOT(S, T) SCATTER_ELEMENTS(e##S, T) SCATTER_ND(e##S, T)
+  GATHER(S, T) GATHER_ELEMENTS(S, T) GATHER_ND(S, T) ONEHOT(S, T) SCATTER_ELEMENTS(e##S, T) SCATTER_ND(e##S, T)      \
+  REVERSE_SEQUENCE(S, T) UNPOOL(S, T)
 BY_SIZE(1, uint8_t)
 BY_SIZE(2, uint16_t)
 BY_SIZE(4, uint32_t)
