@@ -15,6 +15,7 @@ set(GLOWC_OP_SOURCES
   ops/tensor-resize.c
   ops/tensor-window.c
   ops/tensor-reverse.c
+  ops/text-tfidf.c
   # elementwise: ir/ops-elementwise.def
   ops/elementwise-util.c
   ops/elementwise-binary.c

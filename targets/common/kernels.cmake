@@ -6,6 +6,7 @@ set(GLOWC_KERNEL_SOURCES
   kernels/movement.c
   kernels/indexing.c
   kernels/generate.c
+  kernels/tfidf.c
   kernels/scan.c
   kernels/resize.c
   # elementwise

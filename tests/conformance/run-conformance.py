@@ -108,7 +108,7 @@ REFUSALS = [
     ("data-dependent output shape", re.compile(r"output shape depends on|compile-time constant")),
     ("random numbers", re.compile(r"random-number generator")),
     ("control flow (subgraphs)", re.compile(r"control flow")),
-    ("not implemented yet", re.compile(r"unsupported op|not supported|not implemented")),
+    ("not implemented yet", re.compile(r"unsupported op|not supported|not implemented|no \w+ kernel for type")),
 ]
 CATEGORIES = ["passed", "passed (corrected reference)", "invalid test data"] + [c for c, _ in REFUSALS] + [
     "refused (other)", "wrong result", "error"]

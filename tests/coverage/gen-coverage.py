@@ -567,6 +567,18 @@ def tensor():
             [lambda rng, t=t: In(rng.permutation(3 * 4 * 5).reshape(3, 4, 5).astype(t)),
              K(np.array([2], I64))], attrs={"axis": axis, "largest": largest, "sorted": srt}, opset=11, outs=2)
 
+    # TfIdfVectorizer: the node tests give TF only, without weights.
+    pool = dict(ngram_counts=[0, 3], ngram_indexes=[0, 1, 2, 3, 4], pool_int64s=[2, 3, 5, 2, 3, 5, 5])
+    for mode, weights in [("IDF", None), ("TFIDF", [0.5, 2.0, 1.5, 3.0, 0.25]), ("IDF", [1.0, 0.5, 2.0, 4.0, 8.0])]:
+        attrs = dict(mode=mode, min_gram_length=1, max_gram_length=2, max_skip_count=2, **pool)
+        if weights:
+            attrs["weights"] = weights
+        add("tfidf_%s%s" % (mode.lower(), "_weights" if weights else ""), "TfIdfVectorizer",
+            [R([3, 12], I64, 1, 6)], attrs=attrs, opset=9, out_types=[F32])
+    add("tfidf_tf_i32_rows", "TfIdfVectorizer", [R([16], I32, 1, 6)],
+        attrs=dict(mode="TF", min_gram_length=2, max_gram_length=2, max_skip_count=1, **pool), opset=9,
+        out_types=[F32])
+
 
 def resize():
     x = R([1, 2, 4, 5])
