@@ -1,8 +1,9 @@
 /* require a memory plan; emits the bundle object.
- * Loads the target's kernel bitcode, builds the entry function as a list of
- * kernel calls whose tensor pointers and parameters are all constants, gives
- * every kernel the requested CPU and features, inlines and optimizes, and
- * emits an object file. Only the entry (and, for the dynamic API, the config)
+ * Loads the target's kernel bitcode, builds one internal function per schedule
+ * step (a kernel call whose tensor pointers and parameters are all constants)
+ * and the entry function that calls the steps in order, gives every kernel the
+ * requested CPU and features, inlines each kernel into its step and optimizes,
+ * and emits an object file. Only the entry (and, for the dynamic API, the config)
  * is exported, so several bundles link into one program. */
 #include <stdlib.h>
 #include <string.h>
