@@ -28,6 +28,7 @@ out_dir in the build tree, one model per command so they build in parallel, e.g.
 import importlib.util
 import io
 import os
+import re
 import subprocess
 import sys
 import time
@@ -54,8 +55,31 @@ def export(model, shape, opset):
     return buf.getvalue(), np.random.default_rng(SEED).standard_normal(shape, dtype=np.float32)
 
 
-def image_model(ctor):
-    return lambda: export(ctor(weights=None), (1, 3, 224, 224), 13)
+def classifier(name, opset=13):
+    """A torchvision 0.14 classifier by its builder name, random weights, 1x3x224x224
+    (inception_v3 1x3x299x299)."""
+    def make():
+        # googlenet and inception_v3 warn unless told to initialize weights themselves.
+        kwargs = {"init_weights": True} if name in ("googlenet", "inception_v3") else {}
+        model = torchvision.models.get_model_builder(name)(weights=None, **kwargs)
+        size = 299 if name == "inception_v3" else 224
+        return export(model, (1, 3, size, size), opset)
+    return make
+
+
+def classifier_names():
+    return torchvision.models.list_models(module=torchvision.models)
+
+
+def lookup(name):
+    """The case generator for a name: one of MODELS, or any torchvision classifier as
+    <builder name> (opset 13) or <builder name>_op<N> (opset N)."""
+    if name in MODELS:
+        return MODELS[name]
+    m = re.fullmatch(r"(.+?)(?:_op(\d+))?", name)
+    if m[1] in classifier_names():
+        return classifier(m[1], int(m[2] or 13))
+    return None
 
 
 def mlp():
@@ -86,9 +110,9 @@ def digits_cnn():
 
 
 MODELS = {
-    "resnet18": image_model(torchvision.models.resnet18),
-    "mobilenet_v2": image_model(torchvision.models.mobilenet_v2),
-    "squeezenet1_1": image_model(torchvision.models.squeezenet1_1),
+    "resnet18": classifier("resnet18"),
+    "mobilenet_v2": classifier("mobilenet_v2"),
+    "squeezenet1_1": classifier("squeezenet1_1"),
     "mlp": mlp,
     "digits_cnn": digits_cnn,
     "transformer": transformer,
@@ -100,7 +124,7 @@ def generate(out_dir, name):
     os.makedirs(case, exist_ok=True)
     t0 = time.monotonic()
     torch.manual_seed(SEED)
-    onnx_bytes, x = MODELS[name]()
+    onnx_bytes, x = lookup(name)()
     model_path = os.path.join(out_dir, name, "model.onnx")
     with open(model_path, "wb") as f:
         f.write(onnx_bytes)
@@ -117,9 +141,10 @@ def main():
     if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
         sys.exit(f"usage: gen-models.py <out_dir> [names...]\nmodels: {' '.join(MODELS)}")
     out_dir, names = sys.argv[1], sys.argv[2:] or list(MODELS)
-    unknown = [n for n in names if n not in MODELS]
+    unknown = [n for n in names if not lookup(n)]
     if unknown:
-        sys.exit(f"gen-models: unknown model(s) {' '.join(unknown)}; known: {' '.join(MODELS)}")
+        sys.exit(f"gen-models: unknown model(s) {' '.join(unknown)}; known: {' '.join(MODELS)} "
+                 f"and any torchvision classifier as <name> or <name>_op<opset>")
     torch.set_num_threads(1)
     for name in names:
         generate(out_dir, name)
