@@ -59,12 +59,34 @@ def classifier(name, opset=13):
     """A torchvision 0.14 classifier by its builder name, random weights, 1x3x224x224
     (inception_v3 1x3x299x299)."""
     def make():
-        # googlenet and inception_v3 warn unless told to initialize weights themselves.
-        kwargs = {"init_weights": True} if name in ("googlenet", "inception_v3") else {}
-        model = torchvision.models.get_model_builder(name)(weights=None, **kwargs)
         size = 299 if name == "inception_v3" else 224
-        return export(model, (1, 3, size, size), opset)
+        return export(lively(classifier_model(name), (1, 3, size, size)), (1, 3, size, size), opset)
     return make
+
+
+def classifier_model(name):
+    # googlenet and inception_v3 warn unless told to initialize weights themselves.
+    kwargs = {"init_weights": True} if name in ("googlenet", "inception_v3") else {}
+    return torchvision.models.get_model_builder(name)(weights=None, **kwargs)
+
+
+def lively(model, shape):
+    """Random weights whose output depends on the input. A matrix initialized to zeros
+    (vit's head) gets random values; BatchNorm statistics are those of a random batch, as
+    after training: with initial ones, small initial weights (googlenet's) shrink the
+    activations to nothing over the layers and the output is just the last bias."""
+    with torch.no_grad():
+        for p in model.parameters():
+            if p.dim() >= 2 and not p.any():
+                nn.init.normal_(p, std=p.shape[1] ** -0.5)
+        norms = [m for m in model.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
+        for m in norms:
+            m.reset_running_stats()
+            m.momentum = None  # a plain average over the batch
+        if norms:
+            model.train()
+            model(torch.randn((2,) + shape[1:]))
+    return model
 
 
 def classifier_names():

@@ -9,14 +9,18 @@
 For each model (all of torchvision.models.list_models() when none are named) and opset:
 tests/models/gen-models.py exports it (random weights, batch 1) and runs ONNX Runtime for the
 reference; model-compiler compiles it (timed); the bundle is linked with tests/driver/run-bundle.c
-and must match within 1e-4 relative max error (max |glowc - ORT| / max |ORT|). With --latency,
+and must match within 1e-4 relative max error (max |glowc - ORT| / max |ORT|). Compile time is
+given as wall and CPU seconds (the CPU time stays meaningful on a busy machine). With --latency,
 bench/bench-bundle.c and bench/ort-bench.js time both (median of 5 runs, one thread).
 One model at a time; its files are deleted before the next. Each row is appended to --table
 (markdown) as soon as it is known, so an interrupted run keeps what it measured.
 """
 import argparse
+import functools
+import importlib.util
 import os
 import re
+import resource
 import shlex
 import shutil
 import subprocess
@@ -29,7 +33,7 @@ GEN = os.path.join(HERE, "gen-models.py")
 # Above 2 GiB of weights an ONNX file needs external data, which glowc's importer refuses.
 TOO_BIG = {"vit_h_14": "632M parameters: 2.5 GB of weights, over protobuf's 2 GiB",
            "regnet_y_128gf": "645M parameters: 2.6 GB of weights, over protobuf's 2 GiB"}
-COLUMNS = ["model", "opset", "params (M)", "export+ORT (s)", "compile (s)", "max rel error",
+COLUMNS = ["model", "opset", "params (M)", "nodes", "export+ORT (s)", "compile (s)", "compile CPU (s)", "max rel error",
            "result", "glowc ms", "ORT ms"]
 
 
@@ -41,12 +45,24 @@ def run(cmd, timeout):
         return -1, f"timed out after {timeout} s"
 
 
+@functools.lru_cache(maxsize=None)
+def gen_models():
+    spec = importlib.util.spec_from_file_location("gen_models", GEN)
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    return gen
+
+
 def params_millions(name):
-    import torch
-    import torchvision
-    torch.set_num_threads(1)
-    model = torchvision.models.get_model_builder(name)(weights=None)
-    return sum(p.numel() for p in model.parameters()) / 1e6
+    return sum(p.numel() for p in gen_models().classifier_model(name).parameters()) / 1e6
+
+
+def timed(cmd, timeout):
+    """run() plus the wall and CPU seconds it took."""
+    t0, c0 = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    rc, out = run(cmd, timeout)
+    c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return rc, out, time.monotonic() - t0, c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime
 
 
 def first_error(out):
@@ -67,18 +83,18 @@ def one(args, name, opset):
             row.update(result="skipped", detail=TOO_BIG[name])
             return row
         row["params (M)"] = f"{params_millions(name):.1f}"
-        t0 = time.monotonic()
-        rc, out = run([sys.executable, GEN, suite, case_name], args.timeout)
-        row["export+ORT (s)"] = f"{time.monotonic() - t0:.1f}"
+        rc, out, wall, _ = timed([sys.executable, GEN, suite, case_name], args.timeout)
+        row["export+ORT (s)"] = f"{wall:.1f}"
         if rc != 0:
             row.update(result="no reference", detail=first_error(out))
             return row
         case = os.path.join(suite, case_name)
         model = os.path.join(case, "model.onnx")
-        t0 = time.monotonic()
-        rc, out = run([args.compiler, "-model=" + model, "-emit-bundle=" + bundle,
-                       "-network-name=model", "-bundle-api=dynamic"], args.timeout)
-        row["compile (s)"] = f"{time.monotonic() - t0:.1f}"
+        rc, out, wall, cpu = timed([args.compiler, "-model=" + model, "-emit-bundle=" + bundle,
+                                    "-network-name=model", "-bundle-api=dynamic", "-verbose"], args.timeout)
+        row["compile (s)"] = f"{wall:.1f}"
+        row["compile CPU (s)"] = f"{cpu:.1f}"
+        row["nodes"] = (re.findall(r"(\d+) nodes after optimization", out) or [""])[0]
         if rc != 0:
             row["detail"] = "compile: " + first_error(out)
             return row
