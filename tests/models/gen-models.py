@@ -9,7 +9,10 @@ For each named model (all when none are named) writes
     <out_dir>/<name>/test_data_set_0/output_0.pb   ONNX Runtime's output (the reference)
 in the layout of the ONNX backend tests. Models have random weights (torch.manual_seed(0);
 digits_cnn has its trained ones), batch 1, input "input", output "output":
-    resnet18, mobilenet_v2, squeezenet1_1   torchvision, 1x3x224x224, opset 13
+    resnet18, mobilenet_v2, squeezenet1_1   torchvision, 1x3x224x224, opset 13, initial weights
+    <classifier>, <classifier>_op<N>        any torchvision classifier (torchvision-table.py runs
+                                            them all), 1x3x224x224 (inception_v3 299x299), opset 13
+                                            or N, weights made lively (see lively())
     mlp                                     64-128-64-10 Linear+Relu, Softmax, opset 13
     digits_cnn                              trained and exported by examples/digits/train-digits.py
                                             (the same bytes as digits.onnx; BatchNorm kept), opset 13
@@ -55,12 +58,13 @@ def export(model, shape, opset):
     return buf.getvalue(), np.random.default_rng(SEED).standard_normal(shape, dtype=np.float32)
 
 
-def classifier(name, opset=13):
-    """A torchvision 0.14 classifier by its builder name, random weights, 1x3x224x224
-    (inception_v3 1x3x299x299)."""
+def classifier(name, opset=13, fresh=False):
+    """A torchvision 0.14 classifier by its builder name, random weights made lively (fresh:
+    torchvision's initial ones), 1x3x224x224 (inception_v3 1x3x299x299)."""
     def make():
         size = 299 if name == "inception_v3" else 224
-        return export(lively(classifier_model(name), (1, 3, size, size)), (1, 3, size, size), opset)
+        model = classifier_model(name)
+        return export(model if fresh else lively(model, (1, 3, size, size)), (1, 3, size, size), opset)
     return make
 
 
@@ -132,9 +136,10 @@ def digits_cnn():
 
 
 MODELS = {
-    "resnet18": classifier("resnet18"),
-    "mobilenet_v2": classifier("mobilenet_v2"),
-    "squeezenet1_1": classifier("squeezenet1_1"),
+    # Initial weights: the README's measurements (packed sizes, cosines) are on these bytes.
+    "resnet18": classifier("resnet18", fresh=True),
+    "mobilenet_v2": classifier("mobilenet_v2", fresh=True),
+    "squeezenet1_1": classifier("squeezenet1_1", fresh=True),
     "mlp": mlp,
     "digits_cnn": digits_cnn,
     "transformer": transformer,
