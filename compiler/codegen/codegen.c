@@ -1,8 +1,9 @@
 /* require a memory plan; emits the bundle object.
  * Loads the target's kernel bitcode, builds the entry function as a list of
- * kernel calls whose tensor pointers and parameters are all constants, gives
- * every kernel the requested CPU and features, inlines and optimizes, and
- * emits an object file. Only the entry (and, for the dynamic API, the config)
+ * calls to one internal function per node, each holding that node's kernel
+ * calls with tensor pointers and parameters all constants, gives every kernel
+ * the requested CPU and features, inlines and optimizes, and emits an object
+ * file. Only the entry (and, for the dynamic API, the config)
  * is exported, so several bundles link into one program. */
 #include <stdlib.h>
 #include <string.h>
