@@ -1,9 +1,8 @@
 /* require a memory plan; emits the bundle object.
  * Loads the target's kernel bitcode, builds the entry function as a list of
- * calls to one internal function per node, each holding that node's kernel
- * calls with tensor pointers and parameters all constants, gives every kernel
- * the requested CPU and features, inlines and optimizes, and emits an object
- * file. Only the entry (and, for the dynamic API, the config)
+ * kernel calls whose tensor pointers and parameters are all constants, gives
+ * every kernel the requested CPU and features, inlines and optimizes, and
+ * emits an object file. Only the entry (and, for the dynamic API, the config)
  * is exported, so several bundles link into one program. */
 #include <stdlib.h>
 #include <string.h>
@@ -226,49 +225,23 @@ static LLVMValueRef opaque_address(cg *c, LLVMValueRef gv) {
   return LLVMBuildCall2(c->b, fnt, asm_, &gv, 1, "weights");
 }
 
-/* Attributes shared by the entry and the node functions. */
-static void entry_attrs(cg *c, LLVMValueRef fn) {
+static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const char *entry, LLVMValueRef weights) {
+  LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr};
+  LLVMValueRef fn = LLVMAddFunction(c->m, entry, LLVMFunctionType(c->i32, args, 3, 0));
   for (unsigned i = 1; i <= 3; i++)
     add_enum_attr(c->ctx, fn, i, "noalias");
   add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "nounwind");
   /* Freestanding, as the kernels inlined into it: no loop becomes a memset or memcpy call. */
   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(c->ctx, "no-builtins", 11, "", 0));
-}
-
-/* One node's kernel calls in a function of their own, called by the entry: the
- * optimizer and code generator then work on many small functions instead of one
- * that grows with the graph (their cost is superlinear in a function's size). */
-static int emit_node(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, int s, LLVMValueRef *area) {
-  LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr};
-  char name[64];
-  snprintf(name, sizeof name, "node%d_%s", s, glow_op_get(n->op)->onnx_name);
-  LLVMValueRef fn = LLVMAddFunction(c->m, name, LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), args, 3, 0));
-  LLVMSetLinkage(fn, LLVMInternalLinkage);
-  entry_attrs(c, fn);
-  add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "noinline");
-  LLVMBasicBlockRef caller = LLVMGetInsertBlock(c->b);
+  c->b = LLVMCreateBuilderInContext(c->ctx);
   LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
   for (int a = 1; a <= 3; a++)
     c->area[a] = LLVMGetParam(fn, (unsigned)(a - 1));
-  int rc = emit_call(c, g, p, n);
-  LLVMBuildRetVoid(c->b);
-  LLVMPositionBuilderAtEnd(c->b, caller);
-  LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, area + 1, 3, "");
-  return rc;
-}
-
-static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const char *entry, LLVMValueRef weights) {
-  LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr};
-  LLVMValueRef fn = LLVMAddFunction(c->m, entry, LLVMFunctionType(c->i32, args, 3, 0));
-  entry_attrs(c, fn);
-  c->b = LLVMCreateBuilderInContext(c->ctx);
-  LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
-  LLVMValueRef area[4] = {NULL, LLVMGetParam(fn, 0), LLVMGetParam(fn, 1), LLVMGetParam(fn, 2)};
   if (weights) /* the constantWeight argument is unused (NULL is fine) */
-    area[1] = opaque_address(c, weights);
+    c->area[1] = opaque_address(c, weights);
   int rc = 0;
   for (int s = 0; s < p->norder; s++)
-    rc |= emit_node(c, g, p, &g->nodes[p->order[s]], s, area);
+    rc |= emit_call(c, g, p, &g->nodes[p->order[s]]);
   LLVMBuildRet(c->b, LLVMConstInt(c->i32, 0, 0));
   LLVMDisposeBuilder(c->b);
   return rc;
