@@ -9,7 +9,10 @@ For each named model (all when none are named) writes
     <out_dir>/<name>/test_data_set_0/output_0.pb   ONNX Runtime's output (the reference)
 in the layout of the ONNX backend tests. Models have random weights (torch.manual_seed(0);
 digits_cnn has its trained ones), batch 1, input "input", output "output":
-    resnet18, mobilenet_v2, squeezenet1_1   torchvision, 1x3x224x224, opset 13
+    resnet18, mobilenet_v2, squeezenet1_1   torchvision, 1x3x224x224, opset 13, initial weights
+    <classifier>, <classifier>_op<N>        any torchvision classifier (torchvision-table.py runs
+                                            them all), 1x3x224x224 (inception_v3 299x299), opset 13
+                                            or N, weights made lively (see lively())
     mlp                                     64-128-64-10 Linear+Relu, Softmax, opset 13
     digits_cnn                              trained and exported by examples/digits/train-digits.py
                                             (the same bytes as digits.onnx; BatchNorm kept), opset 13
@@ -35,6 +38,7 @@ out_dir in the build tree, one model per command so they build in parallel, e.g.
 import importlib.util
 import io
 import os
+import re
 import sys
 import time
 
@@ -63,8 +67,58 @@ def export(model, shape, opset, outputs=("output",)):
     return buf.getvalue(), np.random.default_rng(SEED).standard_normal(shape, dtype=np.float32)
 
 
-def image_model(ctor):
-    return lambda: export(ctor(weights=None), (1, 3, 224, 224), 13)
+def classifier(name, opset=13, fresh=False):
+    """A torchvision 0.14 classifier by its builder name, random weights made lively (fresh:
+    torchvision's initial ones), 1x3x224x224 (inception_v3 1x3x299x299)."""
+    def make():
+        size = 299 if name == "inception_v3" else 224
+        model = classifier_model(name)
+        return export(model if fresh else lively(model, (1, 3, size, size)), (1, 3, size, size), opset)
+    return make
+
+
+def classifier_model(name):
+    # googlenet and inception_v3 warn unless told to initialize weights themselves.
+    kwargs = {"init_weights": True} if name in ("googlenet", "inception_v3") else {}
+    return torchvision.models.get_model_builder(name)(weights=None, **kwargs)
+
+
+def lively(model, shape):
+    """Random weights whose output depends on the input. A matrix initialized to zeros
+    (vit's head) gets random values. Where the output still ignores the input (googlenet's
+    small initial weights shrink the activations to nothing over the layers, leaving the last
+    bias), BatchNorm statistics become those of a random batch, as after training. Only
+    there: in deep residual nets (resnet152) they make float32 rounding grow past 1e-4."""
+    with torch.no_grad():
+        for p in model.parameters():
+            if p.dim() >= 2 and not p.any():
+                nn.init.normal_(p, std=p.shape[1] ** -0.5)
+        model.eval()
+        y = model(torch.randn((2,) + shape[1:]))
+        if (y[0] - y[1]).abs().max() > 1e-3 * y.abs().max():
+            return model
+        for m in model.modules():
+            if isinstance(m, nn.modules.batchnorm._BatchNorm):
+                m.reset_running_stats()
+                m.momentum = None  # a plain average over the batch
+        model.train()
+        model(torch.randn((2,) + shape[1:]))
+    return model
+
+
+def classifier_names():
+    return torchvision.models.list_models(module=torchvision.models)
+
+
+def lookup(name):
+    """The case generator for a name: one of MODELS, or any torchvision classifier as
+    <builder name> (opset 13) or <builder name>_op<N> (opset N)."""
+    if name in MODELS:
+        return MODELS[name]
+    m = re.fullmatch(r"(.+?)(?:_op(\d+))?", name)
+    if m[1] in classifier_names():
+        return classifier(m[1], int(m[2] or 13))
+    return None
 
 
 def mlp():
@@ -165,9 +219,10 @@ def digits_cnn():
 
 
 MODELS = {
-    "resnet18": image_model(torchvision.models.resnet18),
-    "mobilenet_v2": image_model(torchvision.models.mobilenet_v2),
-    "squeezenet1_1": image_model(torchvision.models.squeezenet1_1),
+    # Initial weights: the README's measurements (packed sizes, cosines) are on these bytes.
+    "resnet18": classifier("resnet18", fresh=True),
+    "mobilenet_v2": classifier("mobilenet_v2", fresh=True),
+    "squeezenet1_1": classifier("squeezenet1_1", fresh=True),
     "mlp": mlp,
     "digits_cnn": digits_cnn,
     "transformer": transformer,
@@ -181,7 +236,7 @@ MODELS = {
 def generate(out_dir, name):
     t0 = time.monotonic()
     torch.manual_seed(SEED)
-    onnx_bytes, x = MODELS[name]()
+    onnx_bytes, x = lookup(name)()
     case = os.path.join(out_dir, name)
     onnxref.write_case(case, onnx_bytes, [("input", x)])
     t1 = time.monotonic()
@@ -195,9 +250,10 @@ def main():
     if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
         sys.exit(f"usage: gen-models.py <out_dir> [names...]\nmodels: {' '.join(MODELS)}")
     out_dir, names = sys.argv[1], sys.argv[2:] or list(MODELS)
-    unknown = [n for n in names if n not in MODELS]
+    unknown = [n for n in names if not lookup(n)]
     if unknown:
-        sys.exit(f"gen-models: unknown model(s) {' '.join(unknown)}; known: {' '.join(MODELS)}")
+        sys.exit(f"gen-models: unknown model(s) {' '.join(unknown)}; known: {' '.join(MODELS)} "
+                 f"and any torchvision classifier as <name> or <name>_op<opset>")
     torch.set_num_threads(1)
     for name in names:
         generate(out_dir, name)
