@@ -109,19 +109,49 @@ static int fit(const char *op, const gkey *k, int fused_fc) {
   return plain ? 50 + k->k : 40 + k->k; /* one node (made again by later passes: the highest __k) */
 }
 
+/* The keys sorted by base name, and the entries sorted by name (ties in file
+ * order), so that each value's lookups are binary searches: the renaming is
+ * O((values + entries) log entries), not their product. */
 typedef struct {
   gkey *keys;
   int nkeys;
+  const glow_profile_entry **by_name;
+  int nentries;
 } gindex;
+
+static int key_cmp(const void *a, const void *b) {
+  const gkey *x = a, *y = b;
+  int c = strcmp(x->base, y->base);
+  return c ? c : (x->e > y->e) - (x->e < y->e);
+}
+
+static int entry_cmp(const void *a, const void *b) {
+  const glow_profile_entry *const *x = a, *const *y = b;
+  int c = strcmp((*x)->name, (*y)->name);
+  return c ? c : (*x > *y) - (*x < *y);
+}
+
+/* The first key whose base is b (keys sorted by base), or nkeys. */
+static int first_key(const gindex *ix, const char *b) {
+  int lo = 0, hi = ix->nkeys;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (strcmp(ix->keys[mid].base, b) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
 
 /* The best entry for result r of a node named `node` of ONNX kind op, or NULL. */
 static const glow_profile_entry *lookup(const gindex *ix, const char *node, const char *op, int r, int fused_fc) {
   char *b = legalize(node);
   const gkey *best = NULL;
   int bestfit = -1;
-  for (int i = 0; i < ix->nkeys; i++) {
+  for (int i = first_key(ix, b); i < ix->nkeys && !strcmp(ix->keys[i].base, b); i++) {
     const gkey *k = &ix->keys[i];
-    if (k->resno != r || strcmp(k->base, b))
+    if (k->resno != r)
       continue;
     int f = fit(op, k, fused_fc);
     if (f > bestfit || (f == bestfit && f >= 0 && strcmp(k->e->name, best->e->name) < 0)) {
@@ -133,14 +163,16 @@ static const glow_profile_entry *lookup(const gindex *ix, const char *node, cons
   return bestfit >= 0 ? best->e : NULL;
 }
 
-/* The node computing value v (and its result number), or NULL. */
+/* The live node computing value v (and its result number), or NULL. */
 static const glow_node *producer(const glow_graph *g, int v, int *r) {
-  for (int i = 0; i < g->nnodes; i++)
-    for (int k = 0; !g->nodes[i].dead && k < g->nodes[i].nout; k++)
-      if (g->nodes[i].out[k] == v) {
-        *r = k;
-        return &g->nodes[i];
-      }
+  int p = g->vals[v].producer;
+  if (p < 0 || g->nodes[p].dead)
+    return NULL;
+  for (int k = 0; k < g->nodes[p].nout; k++)
+    if (g->nodes[p].out[k] == v) {
+      *r = k;
+      return &g->nodes[p];
+    }
   return NULL;
 }
 
@@ -158,16 +190,21 @@ static const glow_node *fused_matmul(const glow_graph *g, const glow_node *n) {
   return NULL;
 }
 
-static const glow_profile_entry *exact(const glow_profile *p, const char *name) {
-  for (int i = 0; i < p->nentries; i++)
-    if (!strcmp(p->entries[i].name, name))
-      return &p->entries[i];
-  return NULL;
+/* The first entry (in file order) named exactly `name`, or NULL. */
+static const glow_profile_entry *exact(const gindex *ix, const char *name) {
+  int lo = 0, hi = ix->nentries;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (strcmp(ix->by_name[mid]->name, name) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < ix->nentries && !strcmp(ix->by_name[lo]->name, name) ? ix->by_name[lo] : NULL;
 }
 
 /* The entry for value v: through its node, else under glowc's own name. */
-static const glow_profile_entry *entry_for(const glow_profile *p, const gindex *ix, const glow_graph *g, int v,
-                                           glow_strbuf *sought) {
+static const glow_profile_entry *entry_for(const gindex *ix, const glow_graph *g, int v, glow_strbuf *sought) {
   const char *name = g->vals[v].name;
   char *key = glow_xmalloc(strlen(name) + 8);
   int r;
@@ -177,10 +214,10 @@ static const glow_profile_entry *entry_for(const glow_profile *p, const gindex *
     char *l = legalize(name);
     sprintf(key, "%s:0", name);
     glow_sb_printf(sought, "%s:0", l);
-    e = exact(p, key);
+    e = exact(ix, key);
     key = glow_xrealloc(key, strlen(l) + 8);
     sprintf(key, "%s:0", l);
-    e = e ? e : exact(p, key);
+    e = e ? e : exact(ix, key);
     free(l);
   } else {
     const glow_node *mm = fused_matmul(g, n);
@@ -192,7 +229,7 @@ static const glow_profile_entry *entry_for(const glow_profile *p, const gindex *
     if (!e && mm)
       e = lookup(ix, mm->name, "MatMul", 0, 1);
     sprintf(key, "%s:0", name);
-    e = e ? e : exact(p, key);
+    e = e ? e : exact(ix, key);
   }
   free(key);
   return e;
@@ -205,7 +242,11 @@ static int by_name(const void *a, const void *b) {
 int glow_profile_is_glows(const glow_profile *p) { return strncmp(p->tools_version, "glowc ", 6) != 0; }
 
 glow_profile *glow_profile_from_glow(const glow_profile *p, const glow_graph *g, const char *path, int verbose) {
-  gindex ix = {glow_xmalloc(sizeof(gkey) * (size_t)(2 * p->nentries + 1)), 0};
+  gindex ix = {glow_xmalloc(sizeof(gkey) * (size_t)(2 * p->nentries + 1)), 0,
+               glow_xmalloc(sizeof(glow_profile_entry *) * (size_t)(p->nentries + 1)), p->nentries};
+  for (int i = 0; i < p->nentries; i++)
+    ix.by_name[i] = &p->entries[i];
+  qsort(ix.by_name, (size_t)p->nentries, sizeof *ix.by_name, entry_cmp);
   for (int i = 0; i < p->nentries; i++)
     for (int strip = 0; strip < 2; strip++) {
       gkey k;
@@ -217,6 +258,7 @@ glow_profile *glow_profile_from_glow(const glow_profile *p, const glow_graph *g,
         ix.keys[ix.nkeys++] = k;
       }
     }
+  qsort(ix.keys, (size_t)ix.nkeys, sizeof *ix.keys, key_cmp);
   int *ids, n, missing = 0, exact_names = 0, used = 0;
   char *is_used = glow_xcalloc((size_t)p->nentries + 1, 1);
   glow_profile_values(g, &ids, &n);
@@ -228,7 +270,7 @@ glow_profile *glow_profile_from_glow(const glow_profile *p, const glow_graph *g,
   glow_strbuf list = {0}, first = {0};
   for (int i = 0; i < n; i++) {
     glow_strbuf sought = {0};
-    const glow_profile_entry *e = entry_for(p, &ix, g, ids[i], &sought);
+    const glow_profile_entry *e = entry_for(&ix, g, ids[i], &sought);
     const char *name = g->vals[ids[i]].name;
     if (!e) {
       glow_sb_printf(&list, "\n  missing: %s:0 (sought: %s)", name, sought.s);
@@ -267,6 +309,7 @@ glow_profile *glow_profile_from_glow(const glow_profile *p, const glow_graph *g,
   for (int i = 0; i < ix.nkeys; i++)
     free(ix.keys[i].base);
   free(ix.keys);
+  free(ix.by_name);
   free(is_used);
   free(ids);
   glow_sb_free(&list);
