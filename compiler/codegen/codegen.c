@@ -106,37 +106,6 @@ static LLVMValueRef tensor_ptr(cg *c, const glow_plan *p, int id) {
   return LLVMBuildInBoundsGEP2(c->b, c->i8, c->area[p->area[id]], &off, 1, "");
 }
 
-/* One step of the schedule: an internal function of the three areas that calls
- * its kernel with constant arguments (the kernel is inlined and specialized
- * there), built at the builder's position (the entry's body is saved and
- * restored). Steps in functions of their own keep the optimizer's work linear
- * in the graph: one function holding every inlined kernel made compile time
- * grow with the square of the node count. */
-static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n);
-
-static int emit_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, int step, const char *net) {
-  LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr};
-  LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), args, 3, 0);
-  char name[96];
-  snprintf(name, sizeof name, "%.40s.step%d.%.32s", net, step, glow_op_get(n->op)->onnx_name);
-  LLVMValueRef fn = LLVMAddFunction(c->m, name, ft);
-  LLVMSetLinkage(fn, LLVMInternalLinkage);
-  step_attrs(c, fn);
-  add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "noinline");
-  LLVMBasicBlockRef caller = LLVMGetInsertBlock(c->b);
-  LLVMValueRef outer[4] = {NULL, c->area[1], c->area[2], c->area[3]};
-  LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
-  for (int a = 1; a <= 3; a++)
-    c->area[a] = LLVMGetParam(fn, (unsigned)(a - 1));
-  int rc = emit_call(c, g, p, n);
-  LLVMBuildRetVoid(c->b);
-  for (int a = 1; a <= 3; a++)
-    c->area[a] = outer[a];
-  LLVMPositionBuilderAtEnd(c->b, caller);
-  LLVMBuildCall2(c->b, ft, fn, outer + 1, 3, "");
-  return rc;
-}
-
 static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n) {
   glow_kcall kc;
   memset(&kc, 0, sizeof kc);
@@ -167,6 +136,35 @@ static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_
   LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, args, 2, "");
   glow_kcall_free(&kc);
   return 0;
+}
+
+/* One step of the schedule: an internal function of the three areas that calls
+ * its kernel with constant arguments (the kernel is inlined and specialized
+ * there), built at the builder's position (the entry's body is saved and
+ * restored). Steps in functions of their own keep the optimizer's work linear
+ * in the graph: one function holding every inlined kernel made compile time
+ * grow with the square of the node count. */
+static int emit_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, int step, const char *net) {
+  LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr};
+  LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), args, 3, 0);
+  char name[96];
+  snprintf(name, sizeof name, "%.40s.step%d.%.32s", net, step, glow_op_get(n->op)->onnx_name);
+  LLVMValueRef fn = LLVMAddFunction(c->m, name, ft);
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  step_attrs(c, fn);
+  add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "noinline");
+  LLVMBasicBlockRef caller = LLVMGetInsertBlock(c->b);
+  LLVMValueRef outer[4] = {NULL, c->area[1], c->area[2], c->area[3]};
+  LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
+  for (int a = 1; a <= 3; a++)
+    c->area[a] = LLVMGetParam(fn, (unsigned)(a - 1));
+  int rc = emit_call(c, g, p, n);
+  LLVMBuildRetVoid(c->b);
+  for (int a = 1; a <= 3; a++)
+    c->area[a] = outer[a];
+  LLVMPositionBuilderAtEnd(c->b, caller);
+  LLVMBuildCall2(c->b, ft, fn, outer + 1, 3, "");
+  return rc;
 }
 
 static LLVMValueRef const_string(cg *c, const char *s, const char *name) {

@@ -14,7 +14,7 @@ static int unpool_shape(const glow_graph *g, const glow_node *n, int64_t *dims) 
     return glow_node_error(g, n, "the input must have rank >= 3, not %d", x->rank);
   if ((iv->dt != GLOW_DT_I64 && iv->dt != GLOW_DT_I32) || iv->rank != x->rank ||
       glow_value_numel(iv) != glow_value_numel(x))
-    return glow_node_error(g, n, "the indices must be int64 of the input's shape");
+    return glow_node_error(g, n, "the indices must be int32 or int64, of the input's shape");
   if (glow_in(g, n, 2)) {
     int k = glow_need_const_ints(g, n, 2, "output_shape", dims, GLOW_MAX_RANK);
     if (k < 0)

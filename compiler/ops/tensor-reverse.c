@@ -17,7 +17,7 @@ static int revseq_get(const glow_graph *g, const glow_node *n, revseq_plan *r) {
   if (x->rank < 2)
     return glow_node_error(g, n, "the input must have rank >= 2, not %d", x->rank);
   if ((lens->dt != GLOW_DT_I64 && lens->dt != GLOW_DT_I32) || lens->rank != 1 || lens->dims[0] != x->dims[ba])
-    return glow_node_error(g, n, "sequence_lens must be an int64 vector of the batch size (%lld)",
+    return glow_node_error(g, n, "sequence_lens must be an int32 or int64 vector of the batch size (%lld)",
                            (long long)x->dims[ba]);
   r->time_axis = (int)ta;
   r->time = x->dims[ta];
