@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Times ONNX Runtime on one model, one intra-op thread, sequential execution:
-// the reference that bench/run-bench.sh measures glowc against in the same run.
+// Times ONNX Runtime on one model, `threads` intra-op threads (default 1),
+// sequential execution: the reference that bench/run-bench.sh measures glowc
+// against in the same run.
 //
-//   node ort-bench.js <model.onnx> [iters] [warmup]
+//   node ort-bench.js <model.onnx> [iters] [warmup] [threads]
 // Prints "median_ms M min_ms m iters N". Inputs are float32 with the same fixed
 // pattern bench-bundle.c uses (static shapes are read from the model).
 'use strict';
@@ -10,16 +11,16 @@ const path = require('path');
 const os = require('os');
 
 async function main() {
-  const [model, itersArg, warmupArg] = process.argv.slice(2);
+  const [model, itersArg, warmupArg, threadsArg] = process.argv.slice(2);
   if (!model) {
-    console.error('usage: ort-bench.js <model.onnx> [iters] [warmup]');
+    console.error('usage: ort-bench.js <model.onnx> [iters] [warmup] [threads]');
     process.exit(2);
   }
-  const iters = Number(itersArg || 50), warmup = Number(warmupArg || 5);
+  const iters = Number(itersArg || 50), warmup = Number(warmupArg || 5), threads = Number(threadsArg || 1);
   const dir = process.env.GLOWC_ORT_DIR || path.join(os.homedir(), '.cache', 'glowc', 'ort');
   const ort = require(path.join(dir, 'node_modules', 'onnxruntime-node'));
   const session = await ort.InferenceSession.create(model, {
-    intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all',
+    intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all',
   });
   const feeds = {};
   for (const name of session.inputNames) {

@@ -61,10 +61,15 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
     ``x86_64-unknown-linux-gnu``, Generic ``cortex-m4``, ``cortex-m7``,
     ``armv7e-m`` or ``arm`` gives ``thumbv7em-none-eabihf``; any other
     processor is a configure error asking for ``TARGET``); when not, nothing
-    is passed and the compiler targets the host. The build never probes the
-    host CPU. ``toolchains/`` holds toolchain files for these targets.
+    is passed and the compiler targets the host. CMake never probes the host
+    CPU (the compiler does, see ``CPU``). ``toolchains/`` holds toolchain files for these targets.
   ``CPU``
-    The target CPU (``-mcpu=``), e.g. ``znver4``; default: a portable baseline.
+    The target CPU (``-mcpu=``), e.g. ``znver4``. Default: none is passed, so
+    a bundle for the host (not cross-compiling) gets the host's CPU, the
+    fastest code there, and a cross-compiled one its triple's portable
+    baseline. Give ``CPU baseline`` (x86-64-v2, generic Armv8-A, RV64GC) or a
+    named CPU for host bundles that must run on other machines, e.g. ones a
+    package or a shared cache hands out.
   ``FEATURES``
     Target features to add (``avx512f`` or ``+avx512f``) or remove
     (``-avx512f``), passed as one ``-mattr=+a,-b``.

@@ -346,6 +346,7 @@ typedef struct glow_target_options {
 /* codegen/target-machine.c */
 char *glow_default_triple(void); /* normalized host triple; free() it */
 void glow_host_cpu(char **cpu, char **features); /* what -mcpu=native means here; free() both */
+int glow_triple_is_host(const char *triple);      /* the same arch, OS and environment as the host's */
 
 /* codegen/codegen.c */
 enum {

@@ -113,6 +113,8 @@ def _glow_bundle_impl(ctx):
     triple = _triple(ctx)
     if triple:
         args.add(triple, format = "-target=%s")
+    if not [o for o in ctx.attr.options if o.startswith("-mcpu=")]:
+        args.add(ctx.attr.cpu, format = "-mcpu=%s")
     inputs = [ctx.file.model]
     if ctx.file.profile:
         args.add(ctx.file.profile, format = "-load-profile=%s")
@@ -204,6 +206,10 @@ with the cross toolchain too) it gets `-target=aarch64-linux-gnu`.""",
         ),
         "target": attr.string(
             doc = "The target triple (`-target=`). Default: the target platform's (`aarch64-linux-gnu`, `riscv64-linux-gnu`, `x86_64-unknown-linux-gnu` for `@platforms//cpu:aarch64`, `riscv64`, `x86_64`), none when it is the host's CPU; a `-target` in `options` also wins.",
+        ),
+        "cpu": attr.string(
+            doc = "The target CPU (`-mcpu=`). Default: `baseline`, the triple's portable baseline (x86-64-v2, generic Armv8-A, RV64GC): an action's output must not depend on the machine that runs it, or a remote cache would hand one machine's bundle to another. `native` gives the build machine's CPU (fastest there; keep such bundles out of shared caches), or name one (`znver4`, `neoverse-n1`). A `-mcpu` in `options` also wins.",
+            default = "baseline",
         ),
         "model_inputs": attr.string_list(
             doc = "Input declarations `<name>,<type>,[d0,d1,...]`, each passed as `-model-input=`.",

@@ -88,6 +88,30 @@ static void print_available(LLVMTargetRef t, const char *triple, const char *hea
   free(text);
 }
 
+/* arch-vendor-os[-env] with the vendor left out: "x86_64-unknown-linux-gnu" and
+ * the host's "x86_64-pc-linux-gnu" name the same machines. */
+static char *without_vendor(const char *triple) {
+  char *n = LLVMNormalizeTargetTriple(triple);
+  const char *d1 = strchr(n, '-'), *d2 = d1 ? strchr(d1 + 1, '-') : NULL;
+  size_t len = strlen(n) + 1;
+  char *r = glow_xmalloc(len);
+  if (d2)
+    snprintf(r, len, "%.*s%s", (int)(d1 - n), n, d2);
+  else
+    snprintf(r, len, "%s", n);
+  LLVMDisposeMessage(n);
+  return r;
+}
+
+int glow_triple_is_host(const char *triple) {
+  char *host = glow_default_triple(), *a = without_vendor(host), *b = without_vendor(triple);
+  int same = !strcmp(a, b);
+  free(host);
+  free(a);
+  free(b);
+  return same;
+}
+
 void glow_host_cpu(char **cpu, char **features) {
   char *c = LLVMGetHostCPUName(), *f = LLVMGetHostCPUFeatures();
   *cpu = glow_xstrdup(c);
@@ -125,6 +149,7 @@ LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, const glo
   glow_strbuf features = {0};
   glow_sb_printf(&features, "%s", "");
   int native = o->cpu && !strcmp(o->cpu, "native");
+  int baseline = !o->cpu || !*o->cpu || !strcmp(o->cpu, "baseline");
   char *cpu;
   if (native) {
     char *host_features;
@@ -132,7 +157,7 @@ LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, const glo
     glow_sb_printf(&features, "%s", host_features);
     free(host_features);
   } else {
-    cpu = glow_xstrdup(o->cpu && *o->cpu ? o->cpu : tgt->default_cpu);
+    cpu = glow_xstrdup(baseline ? tgt->default_cpu : o->cpu);
     glow_sb_printf(&features, "%s", tgt->default_features);
   }
   if (o->features && *o->features)

@@ -42,9 +42,12 @@ static const char *usage_text =
     "                              x86_64-linux-gnu, aarch64-linux-gnu, riscv64-linux-gnu,\n"
     "                              thumbv7em-none-eabihf (Cortex-M4/M7; bare metal).\n"
     "  -mcpu=<cpu>                 Target CPU, e.g. znver4, cortex-a72, neoverse-n1, sifive-u74,\n"
-    "                              cortex-m7, or 'native' for this machine's (default: a\n"
-    "                              portable baseline: x86-64-v2, generic (Armv8-A), generic-rv64\n"
-    "                              (RV64GC), cortex-m4).\n"
+    "                              cortex-m7; 'native' for this machine's; 'baseline' for the\n"
+    "                              target's portable baseline: x86-64-v2, generic (Armv8-A),\n"
+    "                              generic-rv64 (RV64GC), cortex-m4. Default: native when the\n"
+    "                              target is this machine's (no -target, or the host's triple),\n"
+    "                              else the baseline. Bundles that must run on other machines\n"
+    "                              of the same architecture: -mcpu=baseline (or e.g. x86-64-v3).\n"
     "  -mattr=<+feat,-feat,...>    Target features to add or remove (e.g. +dotprod, +v).\n"
     "  -float-abi=soft|softfp|hard\n"
     "                              32-bit Arm only: floats passed in FPU registers (hard, the\n"
@@ -462,6 +465,10 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
   }
   if (!d->bundle.target.triple)
     d->bundle.target.triple = d->owned_triple = glow_default_triple();
+  /* A bundle for the machine glowc runs on gets that machine's CPU unless -mcpu
+   * says otherwise; a cross target keeps its portable baseline. */
+  if (!d->bundle.target.cpu && glow_triple_is_host(d->bundle.target.triple))
+    d->bundle.target.cpu = "native";
   if (!d->bundle.weights)
     d->bundle.weights = GLOW_WEIGHTS_BIN | (d->bundle.dynamic_api ? 0 : GLOW_WEIGHTS_TXT);
   if (d->zst_level_set && !(d->bundle.weights & GLOW_WEIGHTS_ZST)) {
