@@ -295,6 +295,19 @@ int glow_pass_infer_fold(glow_graph *g, const glow_pass_options *o);
 int glow_pass_fold_batchnorm(glow_graph *g, const glow_pass_options *o);
 /* passes/pack-weights.c: constant int8 weights in the int8 kernels' layout */
 int glow_pass_pack_weights(glow_graph *g, const glow_pass_options *o);
+/* passes/fuse-epilogue.c: activations and residual adds into float32 convs (compiling only) */
+int glow_pass_fuse_epilogue(glow_graph *g, const glow_pass_options *o);
+/* Epilogue kinds (glow.epi): pinned, the kernels' epilogue.h has the same numbers. */
+enum {
+  GLOW_EPI_NONE = 0,
+  GLOW_EPI_RELU = 1,
+  GLOW_EPI_CLIP = 2,
+  GLOW_EPI_SIGMOID = 3,
+  GLOW_EPI_SWISH = 4,
+  GLOW_EPI_HARDSWISH = 5,
+  GLOW_EPI_LEAKY_RELU = 6,
+  GLOW_EPI_HARDSIGMOID = 7
+};
 /* passes/dead-nodes.c */
 int glow_pass_dead_nodes(glow_graph *g, const glow_pass_options *o);
 /* passes/materialize-outputs.c */

@@ -59,6 +59,8 @@ static int infer_conv(glow_graph *g, glow_node *n) {
   conv_shape c;
   if (conv_get(g, n, 0, &c))
     return -1;
+  if (n->nin > 3 && !glow_attr_find(n, "glow.residual"))
+    return glow_node_error(g, n, "Conv takes at most 3 inputs (X, W, B), not %d", n->nin);
   const glow_value *b = glow_in(g, n, 2), *x = glow_in(g, n, 0);
   if (b && (b->dt != x->dt || glow_value_numel(b) != c.M || b->rank != 1))
     return glow_node_error(g, n, "B must be a %s vector of %lld elements", glow_dtype_name(x->dt), (long long)c.M);
@@ -178,6 +180,7 @@ static int eval_conv_common(const glow_graph *g, const glow_node *n, void *const
 }
 
 static int eval_conv(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
+  GLOW_ASSERT(!glow_attr_find(n, "glow.epi") && !glow_attr_find(n, "glow.residual")); /* fused when compiling only */
   return eval_conv_common(g, n, outs, ins, 0);
 }
 
@@ -218,7 +221,8 @@ static int lower_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   conv_shape c;
   if (conv_get(g, n, 0, &c))
     return -1;
-  if (f32_pointwise(g, n, &c, kc))
+  int fused = glow_attr_find(n, "glow.epi") || glow_attr_find(n, "glow.residual");
+  if (!fused && f32_pointwise(g, n, &c, kc))
     return 0;
   /* float32: enough output channels per group fill the fast kernel's channel
    * vectors (its weight panel holds 16 channels of at least one input channel's
@@ -242,10 +246,16 @@ static int lower_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   int64_t p[] = {c.N, c.G, c.Cg, c.Mg};
   glow_kcall_params(kc, 4, p);
   glow_nn_win_params(&c.w, kc);
+  if (f32) { /* the epilogue (kernels/epilogue.h): residual t[4], kind and bounds p[25..27] */
+    glow_kcall_tensor(kc, n->nin > 3 ? n->in[3] : -1);
+    glow_kcall_param(kc, glow_attr_int(n, "glow.epi", 0));
+    glow_kcall_paramf(kc, (float)glow_attr_float(n, "glow.epi_a", 0.0));
+    glow_kcall_paramf(kc, (float)glow_attr_float(n, "glow.epi_b", 0.0));
+  }
   return 0;
 }
 
-const glow_op_info glow_op_CONV = {"Conv", 2, 3, 1, 1, infer_conv, eval_conv, lower_conv};
+const glow_op_info glow_op_CONV = {"Conv", 2, 4, 1, 1, infer_conv, eval_conv, lower_conv}; /* input 3: fused residual */
 
 /* ConvInteger: int32 (X - x_zero_point) * (W - w_zero_point), zero points scalar
  * (w_zero_point may also hold one per output channel). */

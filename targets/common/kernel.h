@@ -21,6 +21,8 @@
 #include <stdint.h>
 
 #define GLOW_KERNEL(name) void glow_k_##name(uint8_t *const *t, const int64_t *p)
+#define GLOW_KERNEL_PART(name)                                                                                         \
+  void glow_k_##name##_part(uint8_t *const *t, const int64_t *p, int64_t part, int64_t nparts)
 
 static inline double glow_pf(int64_t bits) {
   union {

@@ -1,6 +1,7 @@
 /* Convolution, N x C x [D x [H x]] W layout; spatial axes right-aligned to 3. */
 #include "kernel.h"
 #include "kmath.h"
+#include "kernels/epilogue.h"
 #include "kernels/nn-vec.h"
 
 /* Common window params at p[o]: in[3], out[3], k[3], s[3], d[3], pb[3], pe[3]. */
@@ -28,9 +29,10 @@
   } while (0)
 
 /* Direct convolution, one output channel plane at a time.
- * t: Y, X, W, B (B may be NULL); p: N, G, C/G, M/G, window params. */
+ * t: Y, X, W, B (B may be NULL); p: N, G, C/G, M/G, window params; float32 also
+ * takes the epilogue (epilogue.h): t[4] the residual, p[25..27]. */
 #define CONV(SUF, T)                                                                                                   \
-  GLOW_KERNEL(conv_##SUF) {                                                                                            \
+  static inline void conv_direct_##SUF(uint8_t *const *t, const int64_t *p) {                                          \
     T *y = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1], *w = (const T *)t[2], *b = (const T *)t[3];                                          \
     int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3];                                                                  \
@@ -54,6 +56,19 @@
 
 CONV(f32, float)
 CONV(f64, double)
+
+GLOW_KERNEL(conv_f64) { conv_direct_f64(t, p); }
+
+GLOW_KERNEL(conv_f32) {
+  conv_direct_f32(t, p);
+  glow_epi e = glow_epi_get(p + 25);
+  const float *r = (const float *)t[4];
+  float *y = (float *)t[0];
+  int64_t n = p[0] * p[1] * p[3] * p[7] * p[8] * p[9]; /* N x G x M/G x out[0..2] */
+  if (r || e.kind != GLOW_EPI_NONE)
+    for (int64_t i = 0; i < n; i++)
+      y[i] = glow_epi_apply(e, r ? y[i] + r[i] : y[i]);
+}
 
 /* ConvInteger: int32 sums of (x - x_zero_point) * (w - w_zero_point).
  * t: Y, X, W, x_zero_point, w_zero_point (either may be NULL);
@@ -123,30 +138,43 @@ static inline void conv_pack(float *panel, const float *w, int64_t ld, int64_t r
       panel[(kk % ksz * cn + kk / ksz) * 16 + j] = j < rows ? w[j * ld + kk] : 0.0f;
 }
 
-GLOW_KERNEL(conv_fast_f32) {
+/* Part `part` of `nparts` (threads): a range of the (image, group, 16-channel
+ * block) units when there are enough of them, else a range of pixel tiles of
+ * every unit; either way each output is summed as in one part. */
+GLOW_KERNEL_PART(conv_fast_f32) {
   float *y = (float *)t[0];
-  const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3];
+  const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
   int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3];
   WIN_PARAMS(4);
+  glow_epi e = glow_epi_get(p + 25);
   if (ksz * 16 > CONV_PANEL) { /* the lowering checks 64 KiB; a smaller target panel may not fit */
-    glow_k_conv_f32(t, p);
+    if (part == 0)
+      glow_k_conv_f32(t, p);
     return;
   }
   int64_t K = Cg * ksz, cchunk = CONV_PANEL / 16 / ksz;
   cchunk = cchunk < 1 ? 1 : cchunk > Cg ? Cg : cchunk;
+  int64_t nmb = (Mg + 15) / 16, units = N * G * nmb, ntiles = (osz + CONV_PB - 1) / CONV_PB;
+  int by_unit = units >= 2 * nparts;
+  int64_t u0 = by_unit ? units * part / nparts : 0, u1 = by_unit ? units * (part + 1) / nparts : units;
+  int64_t pfirst = by_unit ? 0 : ntiles * part / nparts * CONV_PB;
+  int64_t pend = by_unit ? osz : ntiles * (part + 1) / nparts * CONV_PB;
+  pend = pend < osz ? pend : osz;
   float panel[CONV_PANEL];
   const float zero = 0.0f;
-  for (int64_t n = 0; n < N; n++)
-    for (int64_t g = 0; g < G; g++) {
+  for (int64_t u = u0; u < u1; u++) {
+    int64_t n = u / (G * nmb), g = u / nmb % G, m0 = u % nmb * 16;
+    {
       const float *xg = x + (n * G + g) * Cg * isz;
       float *yg = y + (n * G + g) * Mg * osz;
-      for (int64_t m0 = 0; m0 < Mg; m0 += 16) {
+      const float *rg = res ? res + (n * G + g) * Mg * osz : 0;
+      {
         int64_t mb = Mg - m0 < 16 ? Mg - m0 : 16;
         for (int64_t c0 = 0; c0 < Cg; c0 += cchunk) {
           int64_t cn = Cg - c0 < cchunk ? Cg - c0 : cchunk;
           conv_pack(panel, w + (g * Mg + m0) * K + c0 * ksz, K, mb, cn, ksz);
-          int64_t od = 0, oh = 0, ow = 0;
-          for (int64_t p0 = 0; p0 < osz; p0 += CONV_PB) {
+          int64_t od = pfirst / (out[1] * out[2]), oh = pfirst / out[2] % out[1], ow = pfirst % out[2];
+          for (int64_t p0 = pfirst; p0 < pend; p0 += CONV_PB) {
             /* Window origins of the tile's pixels (the last pixel repeats past the end). */
             int64_t pd[CONV_PB], ph[CONV_PB], pw[CONV_PB], pix[CONV_PB];
             int inside = 1;
@@ -208,9 +236,15 @@ GLOW_KERNEL(conv_fast_f32) {
                 yg[(m0 + j) * osz + pix[r]] = acc[r][j];
           }
         }
+        if (rg || e.kind != GLOW_EPI_NONE) /* the block's rows, while in cache */
+          for (int64_t j = 0; j < mb; j++)
+            glow_epi_row(e, yg + (m0 + j) * osz + pfirst, rg ? rg + (m0 + j) * osz + pfirst : 0, pend - pfirst);
       }
     }
+  }
 }
+
+GLOW_KERNEL(conv_fast_f32) { glow_k_conv_fast_f32_part(t, p, 0, 1); }
 
 /* Float32 convolution with few channels per group (depthwise and the like),
  * 1-D or 2-D: each input channel's plane is copied once into a zero-padded
@@ -222,22 +256,25 @@ GLOW_KERNEL(conv_fast_f32) {
  * t: Y, X, W, B (B may be NULL); p: as glow_k_conv_f32. */
 #define CONV_PLANE GLOW_STACK_PANEL_FLOATS
 
-GLOW_KERNEL(conv_plane_f32) {
+/* Part `part` of `nparts`: a range of the (image, group) pairs. */
+GLOW_KERNEL_PART(conv_plane_f32) {
   float *y = (float *)t[0];
-  const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3];
+  const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
   int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3];
   WIN_PARAMS(4);
   const int64_t *pe = p + 4 + 18;
+  glow_epi e = glow_epi_get(p + 25);
   int64_t sh = s[1], sw = s[2], dh = d[1], dw = d[2], KH = k[1], KW = k[2];
   int64_t rows = in[1] + pb[1] + pe[1], pw = out[2] + (KW - 1) * dw / sw + 16, rs = sw * pw;
   if (rows * rs > CONV_PLANE) { /* as in conv_fast_f32 */
-    glow_k_conv_f32(t, p);
+    if (part == 0)
+      glow_k_conv_f32(t, p);
     return;
   }
   float buf[CONV_PLANE];
-  for (int64_t n = 0; n < N; n++)
-    for (int64_t g = 0; g < G; g++)
-      for (int64_t c = 0; c < Cg; c++) {
+  for (int64_t u = N * G * part / nparts; u < N * G * (part + 1) / nparts; u++)
+    for (int64_t n = u / G, g = u % G, c = 0; c < Cg; c++) {
+      {
         /* buf[row][phase][j] = padded X[row][j * sw + phase]. */
         const float *xc = x + ((n * G + g) * Cg + c) * isz;
         for (int64_t r = 0; r < rows; r++)
@@ -273,6 +310,11 @@ GLOW_KERNEL(conv_plane_f32) {
               for (int j = 0; j < nw; j++)
                 yr[j] = acc[j];
             }
+          if (c == Cg - 1 && (res || e.kind != GLOW_EPI_NONE)) /* the plane, while in cache */
+            glow_epi_row(e, ym, res ? res + (ym - y) : 0, osz);
         }
       }
+    }
 }
+
+GLOW_KERNEL(conv_plane_f32) { glow_k_conv_plane_f32_part(t, p, 0, 1); }
