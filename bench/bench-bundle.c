@@ -1,9 +1,10 @@
 /* Times a dynamic-API bundle named "model": loads its weights, fills the inputs
  * with a fixed pattern, runs it `warmup` times, then reports the median and the
- * minimum of `iters` timed runs in milliseconds (one thread: bundles are
- * single-threaded).
+ * minimum of `iters` timed runs in milliseconds, with at most `threads` threads
+ * (glow_threads_set; a bundle uses more than one where it was compiled with
+ * -num-threads, default 1).
  *
- *   bench-bundle <model.weights.bin> [iters] [warmup] */
+ *   bench-bundle <model.weights.bin> [iters] [warmup] [threads] */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,10 +31,14 @@ static int cmp(const void *a, const void *b) {
 int main(int argc, char **argv) {
   static const glow_bundle b = GLOW_BUNDLE(model);
   if (argc < 2) {
-    fprintf(stderr, "usage: bench-bundle <model.weights.bin> [iters] [warmup]\n");
+    fprintf(stderr, "usage: bench-bundle <model.weights.bin> [iters] [warmup] [threads]\n");
     return 2;
   }
   int iters = argc > 2 ? atoi(argv[2]) : 50, warmup = argc > 3 ? atoi(argv[3]) : 5;
+  if (glow_threads_set(argc > 4 ? atoi(argv[4]) : 1)) {
+    fprintf(stderr, "bench-bundle: threads must be 0..256\n");
+    return 2;
+  }
   glow_weights *w;
   glow_instance *inst;
   if (glow_weights_load(&b, argv[1], &w) || glow_instance_create(&b, w, &inst)) {

@@ -51,7 +51,7 @@ compile() {
   "$mc" -model="$work/models/$m/model.onnx" -emit-bundle="$out" -network-name=model -bundle-api=dynamic \
     "${cpu_args[@]}" "$@"
   t1=$(date +%s.%N)
-  cc -O2 -pthread -I"$src/runtime" "$src/bench/bench-bundle.c" "$src/runtime/runtime.c" "$out/model.o" -o "$out/bench"
+  cc -O2 -pthread -I"$src/runtime" "$src/bench/bench-bundle.c" "$src/runtime/runtime.c" "$src/runtime/thread-pool.c" "$out/model.o" -o "$out/bench"
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'
 }
 

@@ -20,6 +20,7 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
                     [CPU <cpu>]
                     [FEATURES <feature>...]
                     [MODEL_INPUTS <name,type,[d0,d1,...]>...]
+                    [NUM_THREADS <n>]
                     [OPTIONS <model-compiler option>...])
 
   ``MODEL``
@@ -70,6 +71,11 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
     baseline. Give ``CPU baseline`` (x86-64-v2, generic Armv8-A, RV64GC) or a
     named CPU for host bundles that must run on other machines, e.g. ones a
     package or a shared cache hands out.
+  ``NUM_THREADS``
+    Passed as ``-num-threads=<n>``: the bundle splits its convolution, matrix
+    product and pooling steps into ``n`` parts, run by the thread pool of
+    ``glowc::runtime_threads`` when the program links it (on the calling
+    thread otherwise). Outputs are the same bits for any thread count.
   ``FEATURES``
     Target features to add (``avx512f`` or ``+avx512f``) or remove
     (``-avx512f``), passed as one ``-mattr=+a,-b``.
@@ -131,7 +137,7 @@ endfunction()
 
 function(add_glow_bundle target)
   cmake_parse_arguments(PARSE_ARGV 1 arg ""
-    "MODEL;NETWORK_NAME;BUNDLE_API;PROFILE;QUANTIZATION_SCHEMA;TARGET;CPU"
+    "MODEL;NETWORK_NAME;BUNDLE_API;PROFILE;QUANTIZATION_SCHEMA;TARGET;CPU;NUM_THREADS"
     "WEIGHTS;FEATURES;MODEL_INPUTS;OPTIONS")
   set(where "add_glow_bundle(${target})")
   set(bad FALSE)
@@ -236,6 +242,9 @@ function(add_glow_bundle target)
   endif()
   if(DEFINED arg_CPU)
     list(APPEND flags -mcpu=${arg_CPU})
+  endif()
+  if(DEFINED arg_NUM_THREADS)
+    list(APPEND flags -num-threads=${arg_NUM_THREADS})
   endif()
   if(mattr)
     string(REPLACE ";" "," mattr "${mattr}")

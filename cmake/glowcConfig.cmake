@@ -1,6 +1,7 @@
 # find_package(glowc): the imported targets glowc::model-compiler, glowc::glowc,
 # glowc::model-profiler and glowc::runtime (and glowc::runtime_zst, the packed
-# weights loader, which links libzstd and libxxhash), and add_glow_bundle()
+# weights loader, which links libzstd and libxxhash; glowc::runtime_threads, the
+# thread pool of -num-threads bundles), and add_glow_bundle()
 # (GlowBundle.cmake), which uses the imported compiler. The kernels are embedded
 # in the compiler binary.
 #
@@ -12,6 +13,8 @@
 include(${CMAKE_CURRENT_LIST_DIR}/glowcTargets.cmake)
 get_property(_glowc_languages GLOBAL PROPERTY ENABLED_LANGUAGES) # a project without C gets no runtime
 if(NOT CMAKE_CROSSCOMPILING)
+  include(CMakeFindDependencyMacro)
+  find_dependency(Threads) # glowc::runtime_threads, the pool of -num-threads bundles
   include(${CMAKE_CURRENT_LIST_DIR}/glowcRuntimeTargets.cmake)
 elseif(NOT TARGET glowc::runtime AND "C" IN_LIST _glowc_languages)
   include(${CMAKE_CURRENT_LIST_DIR}/glowcPaths.cmake)

@@ -164,6 +164,22 @@ int glow_instance_run(glow_instance *inst);
 /* A description of the last error on this thread ("" if none). */
 const char *glow_last_error(void);
 
+/* ---- Threads (runtime/thread-pool.c, the glowc::runtime_threads library) ----
+ * Bundles compiled with -num-threads=N split their convolution, matrix-product
+ * and pooling steps into N parts and run them through glow_parallel_for, which
+ * this library defines (pthreads): the calling thread runs part 0, workers the
+ * rest. Without the library linked, bundles run every part on the calling
+ * thread (the reference is weak). Outputs are the same bits either way.
+ *
+ * glow_threads_set(n) caps the threads a step uses (the calling thread
+ * included): 1 runs steps whole on the calling thread; 0 (the default) caps
+ * at the online CPUs. @return GLOW_RT_OK, or GLOW_RT_ERR_ARG for n outside
+ * 0..256. glow_threads_get() says the cap in force. One run at a time uses
+ * the pool; a run that starts while another holds it runs its steps alone. */
+int glow_threads_set(int n);
+int glow_threads_get(void);
+void glow_parallel_for(void (*step)(void *ctx, int32_t part, int32_t nparts), void *ctx, int32_t nparts);
+
 /* The fixed name of a status code. */
 const char *glow_status_string(int status);
 

@@ -25,6 +25,9 @@ typedef struct {
   LLVMTypeRef ptr, i8, i32, i64;
   LLVMValueRef area[4]; /* by plan area number: 1 constant, 2 mutable, 3 activations */
   int nparams;          /* counter for parameter-array names */
+  int num_threads;      /* -num-threads */
+  LLVMValueRef areas;   /* the entry's [3 x ptr] of areas, for parallel steps (NULL until the first) */
+  LLVMValueRef pfor;    /* the extern_weak glow_parallel_for */
 } cg;
 
 static void set_string_attr(LLVMContextRef ctx, LLVMValueRef fn, const char *k, const char *v) {
@@ -106,18 +109,16 @@ static LLVMValueRef tensor_ptr(cg *c, const glow_plan *p, int id) {
   return LLVMBuildInBoundsGEP2(c->b, c->i8, c->area[p->area[id]], &off, 1, "");
 }
 
-static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n) {
-  glow_kcall kc;
-  memset(&kc, 0, sizeof kc);
-  if (glow_op_get(n->op)->lower(g, n, &kc)) {
-    glow_kcall_free(&kc);
-    return -1;
-  }
-  LLVMValueRef fn = LLVMGetNamedFunction(c->m, kc.kernel);
-  if (!fn) {
-    glow_kcall_free(&kc);
+/* Calls the node's kernel; with `part` (part, nparts: i64 values) its _part
+ * variant (kernel.h), which exists (checked by emit_step). */
+static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, const glow_kcall *lowered,
+                     LLVMValueRef *part) {
+  glow_kcall kc = *lowered;
+  char kname[sizeof kc.kernel + 8];
+  snprintf(kname, sizeof kname, "%s%s", kc.kernel, part ? "_part" : "");
+  LLVMValueRef fn = LLVMGetNamedFunction(c->m, kname);
+  if (!fn)
     return glow_node_error(g, n, "kernel %s is missing from this target's kernel library", kc.kernel);
-  }
   LLVMTypeRef arr_t = LLVMArrayType2(c->ptr, (uint64_t)(kc.ntensors ? kc.ntensors : 1));
   LLVMValueRef arr = LLVMBuildAlloca(c->b, arr_t, "t");
   for (int i = 0; i < kc.ntensors; i++) {
@@ -132,10 +133,38 @@ static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_
   snprintf(name, sizeof name, "p%d", c->nparams++);
   LLVMValueRef params = const_global(c, init, name, 1);
   free(vals);
-  LLVMValueRef args[2] = {arr, params};
-  LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, args, 2, "");
-  glow_kcall_free(&kc);
+  LLVMValueRef args[4] = {arr, params, part ? part[0] : NULL, part ? part[1] : NULL};
+  LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, args, part ? 4 : 2, "");
   return 0;
+}
+
+/* Runs parallel step `fn` in num_threads parts: through glow_parallel_for, the
+ * runtime's thread pool (runtime/thread-pool.c), declared extern_weak so that a
+ * program without the pool links and runs the step whole on its own thread. */
+static void emit_parallel_call(cg *c, LLVMValueRef fn) {
+  LLVMTypeRef pft_args[3] = {c->ptr, c->i32, c->i32};
+  LLVMTypeRef step_t = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), pft_args, 3, 0);
+  LLVMTypeRef for_args[3] = {c->ptr, c->ptr, c->i32};
+  LLVMTypeRef for_t = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), for_args, 3, 0);
+  if (!c->pfor) {
+    c->pfor = LLVMAddFunction(c->m, "glow_parallel_for", for_t);
+    LLVMSetLinkage(c->pfor, LLVMExternalWeakLinkage);
+  }
+  LLVMValueRef fn_entry = LLVMGetBasicBlockParent(LLVMGetInsertBlock(c->b));
+  LLVMBasicBlockRef pool = LLVMAppendBasicBlockInContext(c->ctx, fn_entry, "pool");
+  LLVMBasicBlockRef alone = LLVMAppendBasicBlockInContext(c->ctx, fn_entry, "alone");
+  LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(c->ctx, fn_entry, "next");
+  LLVMValueRef have = LLVMBuildICmp(c->b, LLVMIntNE, c->pfor, LLVMConstNull(c->ptr), "");
+  LLVMBuildCondBr(c->b, have, pool, alone);
+  LLVMPositionBuilderAtEnd(c->b, pool);
+  LLVMValueRef fargs[3] = {fn, c->areas, LLVMConstInt(c->i32, (unsigned long long)c->num_threads, 0)};
+  LLVMBuildCall2(c->b, for_t, c->pfor, fargs, 3, "");
+  LLVMBuildBr(c->b, next);
+  LLVMPositionBuilderAtEnd(c->b, alone);
+  LLVMValueRef sargs[3] = {c->areas, LLVMConstInt(c->i32, 0, 0), LLVMConstInt(c->i32, 1, 0)};
+  LLVMBuildCall2(c->b, step_t, fn, sargs, 3, "");
+  LLVMBuildBr(c->b, next);
+  LLVMPositionBuilderAtEnd(c->b, next);
 }
 
 /* One step of the schedule: an internal function of the three areas that calls
@@ -145,25 +174,54 @@ static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_
  * in the graph: one function holding every inlined kernel made compile time
  * grow with the square of the node count. */
 static int emit_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, int step, const char *net) {
-  LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr};
-  LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), args, 3, 0);
+  glow_kcall kc;
+  memset(&kc, 0, sizeof kc);
+  if (glow_op_get(n->op)->lower(g, n, &kc)) {
+    glow_kcall_free(&kc);
+    return -1;
+  }
+  char pname[sizeof kc.kernel + 8];
+  snprintf(pname, sizeof pname, "%s_part", kc.kernel);
+  int parallel = c->num_threads > 1 && LLVMGetNamedFunction(c->m, pname);
+  LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr}, pargs[3] = {c->ptr, c->i32, c->i32};
+  LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), parallel ? pargs : args, 3, 0);
   char name[96];
   snprintf(name, sizeof name, "%.40s.step%d.%.32s", net, step, glow_op_get(n->op)->onnx_name);
   LLVMValueRef fn = LLVMAddFunction(c->m, name, ft);
   LLVMSetLinkage(fn, LLVMInternalLinkage);
-  step_attrs(c, fn);
+  if (parallel) {
+    add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "nounwind");
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(c->ctx, "no-builtins", 11, "", 0));
+  } else
+    step_attrs(c, fn);
   add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "noinline");
   LLVMBasicBlockRef caller = LLVMGetInsertBlock(c->b);
   LLVMValueRef outer[4] = {NULL, c->area[1], c->area[2], c->area[3]};
   LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
-  for (int a = 1; a <= 3; a++)
-    c->area[a] = LLVMGetParam(fn, (unsigned)(a - 1));
-  int rc = emit_call(c, g, p, n);
+  LLVMValueRef part[2] = {NULL, NULL};
+  if (parallel) { /* areas from the entry's array; part and nparts widened for the kernel */
+    LLVMTypeRef arr_t = LLVMArrayType2(c->ptr, 3);
+    for (int a = 1; a <= 3; a++) {
+      LLVMValueRef idx[2] = {const_i64(c, 0), const_i64(c, (uint64_t)(a - 1))};
+      LLVMValueRef slot = LLVMBuildInBoundsGEP2(c->b, arr_t, LLVMGetParam(fn, 0), idx, 2, "");
+      c->area[a] = LLVMBuildLoad2(c->b, c->ptr, slot, "");
+    }
+    part[0] = LLVMBuildSExt(c->b, LLVMGetParam(fn, 1), c->i64, "");
+    part[1] = LLVMBuildSExt(c->b, LLVMGetParam(fn, 2), c->i64, "");
+  } else {
+    for (int a = 1; a <= 3; a++)
+      c->area[a] = LLVMGetParam(fn, (unsigned)(a - 1));
+  }
+  int rc = emit_call(c, g, p, n, &kc, parallel ? part : NULL);
+  glow_kcall_free(&kc);
   LLVMBuildRetVoid(c->b);
   for (int a = 1; a <= 3; a++)
     c->area[a] = outer[a];
   LLVMPositionBuilderAtEnd(c->b, caller);
-  LLVMBuildCall2(c->b, ft, fn, outer + 1, 3, "");
+  if (parallel)
+    emit_parallel_call(c, fn);
+  else
+    LLVMBuildCall2(c->b, ft, fn, outer + 1, 3, "");
   return rc;
 }
 
@@ -274,6 +332,14 @@ static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const cha
     c->area[a] = LLVMGetParam(fn, (unsigned)(a - 1));
   if (weights) /* the constantWeight argument is unused (NULL is fine) */
     c->area[1] = opaque_address(c, weights);
+  if (c->num_threads > 1) { /* the areas, for parallel steps (emit_parallel_call) */
+    LLVMTypeRef arr_t = LLVMArrayType2(c->ptr, 3);
+    c->areas = LLVMBuildAlloca(c->b, arr_t, "areas");
+    for (int a = 1; a <= 3; a++) {
+      LLVMValueRef idx[2] = {const_i64(c, 0), const_i64(c, (uint64_t)(a - 1))};
+      LLVMBuildStore(c->b, c->area[a], LLVMBuildInBoundsGEP2(c->b, arr_t, c->areas, idx, 2, ""));
+    }
+  }
   int rc = 0;
   for (int s = 0; s < p->norder; s++)
     rc |= emit_step(c, g, p, &g->nodes[p->order[s]], s, entry);
@@ -318,6 +384,7 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   c.i32 = LLVMInt32TypeInContext(c.ctx);
   c.i64 = LLVMInt64TypeInContext(c.ctx);
 
+  c.num_threads = o->num_threads;
   prepare_kernels(&c, rt.cpu, rt.features);
   define_target_flags(&c, tgt, tm, rt.triple);
   LLVMValueRef weights = NULL;

@@ -82,6 +82,11 @@ int glow_cache_key(const glow_driver_options *d, char key[65]) {
     field_str(&s, "cpu", b->target.cpu);
   }
   field_str(&s, "features", b->target.features);
+  if (b->num_threads > 1) { /* absent when 1: keys of earlier caches stay valid */
+    char nt[16];
+    snprintf(nt, sizeof nt, "%d", b->num_threads);
+    field_str(&s, "num-threads", nt);
+  }
   field_str(&s, "relocation-model", b->target.pic < 0 ? "default" : b->target.pic ? "pic" : "static");
   field_str(&s, "float-abi", b->target.float_abi);
   if (d->load_profile) {

@@ -53,6 +53,12 @@ static const char *usage_text =
     "                              32-bit Arm only: floats passed in FPU registers (hard, the\n"
     "                              default for eabihf triples), in core registers with the FPU\n"
     "                              used (softfp), or no FPU at all (soft).\n"
+    "  -num-threads=<N>            Split the work of each convolution, matrix product and\n"
+    "                              pooling step into N parts run by N threads (default: 1).\n"
+    "                              The threads come from the runtime library's pool\n"
+    "                              (runtime/thread-pool.c, glow_parallel_for); a program\n"
+    "                              without it runs the parts on the calling thread. Outputs\n"
+    "                              are the same bits for any N and any pool size.\n"
     "  -relocation-model=pic|static\n"
     "                              Code model for the object (default: pic, which links into\n"
     "                              position-independent executables, the distro default;\n"
@@ -371,6 +377,15 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
       d->bundle.zst_level = (int)level;
       d->zst_level_set = 1;
     }
+    else if (mc && (v = glow_option_match(argc, argv, &i, "num-threads", 1))) {
+      char *end;
+      long n = strtol(v, &end, 10);
+      if (!*v || *end || n < 1 || n > 256) {
+        glow_error("-num-threads", "'%s' is not a thread count from 1 to 256", v);
+        bad = 1;
+      }
+      d->bundle.num_threads = (int)n;
+    }
     else if (mc && (v = glow_option_match(argc, argv, &i, "relocation-model", 1))) {
       if (!strcmp(v, "pic") || !strcmp(v, "static"))
         d->bundle.target.pic = !strcmp(v, "pic");
@@ -477,6 +492,8 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
   }
   if (!d->bundle.zst_level)
     d->bundle.zst_level = 3;
+  if (!d->bundle.num_threads)
+    d->bundle.num_threads = 1;
   return 0;
 }
 

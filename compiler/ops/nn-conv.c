@@ -214,6 +214,11 @@ static int f32_pointwise(const glow_graph *g, const glow_node *n, const conv_sha
   q.beta = 1;
   q.cms = 1;
   glow_nn_mm_lower(&q, GLOW_DT_F32, n->out[0], n->in[1], n->in[0], glow_in(g, n, 2) ? n->in[2] : -1, kc);
+  GLOW_ASSERT(kc->ntensors == 5 && kc->nparams == 30); /* the epilogue: residual t[4], p[27..29] */
+  kc->tensors[4] = n->nin > 3 ? n->in[3] : -1;
+  kc->params[27] = glow_attr_int(n, "glow.epi", GLOW_EPI_NONE);
+  kc->params[28] = glow_f2p((float)glow_attr_float(n, "glow.epi_a", 0.0));
+  kc->params[29] = glow_f2p((float)glow_attr_float(n, "glow.epi_b", 0.0));
   return 1;
 }
 
@@ -221,8 +226,7 @@ static int lower_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   conv_shape c;
   if (conv_get(g, n, 0, &c))
     return -1;
-  int fused = glow_attr_find(n, "glow.epi") || glow_attr_find(n, "glow.residual");
-  if (!fused && f32_pointwise(g, n, &c, kc))
+  if (f32_pointwise(g, n, &c, kc))
     return 0;
   /* float32: enough output channels per group fill the fast kernel's channel
    * vectors (its weight panel holds 16 channels of at least one input channel's

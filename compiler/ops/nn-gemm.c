@@ -170,6 +170,10 @@ void glow_nn_mm_lower(const mm_params *qin, glow_dtype dt, int y, int a, int b, 
   glow_kcall_tensor(kc, b);
   glow_kcall_tensor(kc, c);
   mm_pack(&q, kc, glow_f2p(q.alpha), glow_f2p(q.beta));
+  if (dt == GLOW_DT_F32) { /* no epilogue (kernels/epilogue.h); fused 1x1 convs set one */
+    glow_kcall_tensor(kc, -1);
+    glow_kcall_params(kc, 3, (const int64_t[]){GLOW_EPI_NONE, 0, 0});
+  }
 }
 
 static int lower_mm(const glow_graph *g, const glow_node *n, const mm_params *q, int cin, glow_kcall *kc) {

@@ -5,6 +5,7 @@
  *    a_ms, a_ks, b_ks, b_ns, alpha, beta, c_ms, c_ns; Y is dense. */
 #include "kernel.h"
 #include "kmath.h"
+#include "kernels/epilogue.h"
 #include "kernels/nn-vec.h"
 
 #define MM_PARAMS                                                                                                      \
@@ -110,15 +111,27 @@ static inline float mm_hsum(const glow_nn_v16 *v) {
   return s;
 }
 
-GLOW_KERNEL(matmul_f32) {
+/* t[4], p[27..29]: the epilogue (epilogue.h), applied as each output is final.
+ * Part `part` of `nparts` (threads): a range of Y's columns, in blocks of MM_NC
+ * (of 4 for the single-row case); each output is summed as in one part. */
+GLOW_KERNEL_PART(matmul_f32) {
   float *y = (float *)t[0];
   const float *a = (const float *)t[1], *b = (const float *)t[2], *c = (const float *)t[3];
   MM_PARAMS;
   float alpha = (float)glow_pf(p[23]), beta = (float)glow_pf(p[24]);
+  const float *res = (const float *)t[4];
+  glow_epi e = glow_epi_get(p + 27);
   if ((bns != 1 && bks != 1) || K == 0) {
-    glow_k_matmul_ref_f32(t, p);
+    if (part == 0) {
+      glow_k_matmul_ref_f32(t, p);
+      if (res || e.kind != GLOW_EPI_NONE)
+        glow_epi_row(e, y, res, bd[0] * bd[1] * bd[2] * bd[3] * M * N); /* Y is dense */
+    }
     return;
   }
+  int64_t q = M == 1 && bks == 1 && aks == 1 ? 4 : MM_NC, nq = (N + q - 1) / q;
+  int64_t nlo = nq * part / nparts * q, nhi = nq * (part + 1) / nparts * q;
+  nhi = nhi < N ? nhi : N;
   float panel[MM_PANEL];
   int64_t kchunk = MM_PANEL / MM_NC < K ? MM_PANEL / MM_NC : K;
   MM_BATCH_LOOP({
@@ -126,7 +139,7 @@ GLOW_KERNEL(matmul_f32) {
     const float *ab = a + ao, *bb = b + bo, *cb = c ? c + co : 0;
     if (M == 1 && bks == 1 && aks == 1) {
       /* y[n] = sum_k a[k] * B[n][k]: four dot products at a time. */
-      for (int64_t n0 = 0; n0 < N; n0 += 4) {
+      for (int64_t n0 = nlo; n0 < nhi; n0 += 4) {
         glow_nn_v16 acc[4] = {0};
         float tail[4] = {0};
         const float *bn[4];
@@ -145,11 +158,13 @@ GLOW_KERNEL(matmul_f32) {
           float v = alpha * (mm_hsum(&acc[j]) + tail[j]);
           yb[n0 + j] = cb ? v + beta * cb[(n0 + j) * cns] : v;
         }
+        if (res || e.kind != GLOW_EPI_NONE)
+          glow_epi_row(e, yb + n0, res ? res + (yb + n0 - y) : 0, N - n0 < 4 ? N - n0 : 4);
       }
       continue;
     }
     int direct = bns == 1 && M < 2 * MM_MR;
-    for (int64_t n1 = 0; n1 < N; n1 += MM_NC) {
+    for (int64_t n1 = nlo; n1 < nhi; n1 += MM_NC) {
       int64_t nsub = (N - n1 < MM_NC ? N - n1 + 15 : MM_NC) / 16;
       for (int64_t k0 = 0; k0 < K; k0 += kchunk) {
         int64_t kn = K - k0 < kchunk ? K - k0 : kchunk;
@@ -217,6 +232,8 @@ GLOW_KERNEL(matmul_f32) {
               else
                 for (int j = 0; j < nb; j++)
                   yr[j] = v[j];
+              if (last && (res || e.kind != GLOW_EPI_NONE))
+                glow_epi_row(e, yr, res ? res + (yr - y) : 0, nb);
             }
           }
         }
@@ -224,3 +241,5 @@ GLOW_KERNEL(matmul_f32) {
     }
   })
 }
+
+GLOW_KERNEL(matmul_f32) { glow_k_matmul_f32_part(t, p, 0, 1); }
