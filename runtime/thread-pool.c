@@ -18,18 +18,16 @@
 
 typedef void (*glow_step_fn)(void *ctx, int32_t part, int32_t nparts);
 
-static struct {
-  pthread_mutex_t lock; /* held by the one dispatching caller */
-  pthread_mutex_t sleep_lock;
-  pthread_cond_t wake;
-  atomic_uint job;      /* incremented once per dispatch */
-  atomic_int pending;   /* parts not finished yet */
-  glow_step_fn fn;
-  void *ctx;
-  int32_t nparts;
-  int nworkers;         /* started so far */
-  int cap;              /* glow_threads_set; 0: the online CPUs */
-} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER; /* held by the one dispatching caller */
+static pthread_mutex_t sleep_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
+static atomic_uint job;    /* incremented once per dispatch */
+static atomic_int pending; /* parts not finished yet */
+static glow_step_fn job_fn;
+static void *job_ctx;
+static int32_t job_parts;
+static int nworkers; /* started so far */
+static int thread_cap; /* glow_threads_set; 0: the online CPUs */
 
 static void *worker(void *arg) {
   int32_t me = (int32_t)(intptr_t)arg; /* its part: 1.. */
@@ -37,18 +35,18 @@ static void *worker(void *arg) {
   for (;;) {
     unsigned job;
     int spins = 0;
-    while ((job = atomic_load_explicit(&pool.job, memory_order_acquire)) == seen && spins < SPIN_ROUNDS)
+    while ((job = atomic_load_explicit(&job, memory_order_acquire)) == seen && spins < SPIN_ROUNDS)
       spins++;
     if (job == seen) {
-      pthread_mutex_lock(&pool.sleep_lock);
-      while ((job = atomic_load_explicit(&pool.job, memory_order_acquire)) == seen)
-        pthread_cond_wait(&pool.wake, &pool.sleep_lock);
-      pthread_mutex_unlock(&pool.sleep_lock);
+      pthread_mutex_lock(&sleep_lock);
+      while ((job = atomic_load_explicit(&job, memory_order_acquire)) == seen)
+        pthread_cond_wait(&wake, &sleep_lock);
+      pthread_mutex_unlock(&sleep_lock);
     }
     seen = job;
-    if (me < pool.nparts) {
-      pool.fn(pool.ctx, me, pool.nparts);
-      atomic_fetch_sub_explicit(&pool.pending, 1, memory_order_release);
+    if (me < job_parts) {
+      job_fn(job_ctx, me, job_parts);
+      atomic_fetch_sub_explicit(&pending, 1, memory_order_release);
     }
   }
   return NULL;
@@ -62,44 +60,44 @@ static int online_cpus(void) {
 int glow_threads_set(int n) {
   if (n < 0 || n > GLOW_POOL_MAX)
     return GLOW_RT_ERR_ARG;
-  pthread_mutex_lock(&pool.lock);
-  pool.cap = n;
-  pthread_mutex_unlock(&pool.lock);
+  pthread_mutex_lock(&pool_lock);
+  thread_cap = n;
+  pthread_mutex_unlock(&pool_lock);
   return GLOW_RT_OK;
 }
 
-int glow_threads_get(void) { return pool.cap ? pool.cap : online_cpus(); }
+int glow_threads_get(void) { return thread_cap ? thread_cap : online_cpus(); }
 
 void glow_parallel_for(glow_step_fn fn, void *ctx, int32_t nparts) {
-  if (nparts <= 1 || pthread_mutex_trylock(&pool.lock)) {
+  if (nparts <= 1 || pthread_mutex_trylock(&pool_lock)) {
     fn(ctx, 0, 1);
     return;
   }
-  int cap = pool.cap ? pool.cap : online_cpus();
+  int cap = thread_cap ? thread_cap : online_cpus();
   int32_t n = nparts < cap ? nparts : cap;
-  while (pool.nworkers < n - 1) { /* start the workers this job needs */
+  while (nworkers < n - 1) { /* start the workers this job needs */
     pthread_t t;
-    if (pthread_create(&t, NULL, worker, (void *)(intptr_t)(pool.nworkers + 1)))
+    if (pthread_create(&t, NULL, worker, (void *)(intptr_t)(nworkers + 1)))
       break;
     pthread_detach(t);
-    pool.nworkers++;
+    nworkers++;
   }
-  n = n < pool.nworkers + 1 ? n : pool.nworkers + 1;
+  n = n < nworkers + 1 ? n : nworkers + 1;
   if (n <= 1) {
-    pthread_mutex_unlock(&pool.lock);
+    pthread_mutex_unlock(&pool_lock);
     fn(ctx, 0, 1);
     return;
   }
-  pool.fn = fn;
-  pool.ctx = ctx;
-  pool.nparts = n;
-  atomic_store_explicit(&pool.pending, n - 1, memory_order_relaxed);
-  pthread_mutex_lock(&pool.sleep_lock);
-  atomic_fetch_add_explicit(&pool.job, 1, memory_order_release);
-  pthread_cond_broadcast(&pool.wake);
-  pthread_mutex_unlock(&pool.sleep_lock);
+  job_fn = fn;
+  job_ctx = ctx;
+  job_parts = n;
+  atomic_store_explicit(&pending, n - 1, memory_order_relaxed);
+  pthread_mutex_lock(&sleep_lock);
+  atomic_fetch_add_explicit(&job, 1, memory_order_release);
+  pthread_cond_broadcast(&wake);
+  pthread_mutex_unlock(&sleep_lock);
   fn(ctx, 0, n);
-  while (atomic_load_explicit(&pool.pending, memory_order_acquire) > 0)
+  while (atomic_load_explicit(&pending, memory_order_acquire) > 0)
     ;
-  pthread_mutex_unlock(&pool.lock);
+  pthread_mutex_unlock(&pool_lock);
 }

@@ -189,6 +189,6 @@ int glow_pass_fuse_epilogue(glow_graph *g, const glow_pass_options *o) {
   free(u.first);
   free(u.user);
   if (o->verbose && fused)
-    glow_note("fuse-epilogue: folded %d nodes into convolution epilogues\n", fused);
+    glow_note("fuse-epilogue: %d activations and residual adds folded into convolutions\n", fused);
   return 0;
 }

@@ -679,7 +679,76 @@ def quant():
             opset=10)
 
 
-FAMILIES = [elementwise, unary, cast, reductions, conv, pool, norms, matmul, tensor, resize, quant]
+def add_chain(name, nodes, inputs, opset=13):
+    """Registers a case of several nodes: nodes as (op, inputs, output, attrs), the last
+    output "y"; inputs: name -> In(array) or K(array), or a function of the case's rng."""
+    if name in CASES:
+        raise SystemExit("gen-coverage: duplicate case " + name)
+
+    def build():
+        rng = rng_for(name)
+        graph_inputs, inits, feeds = [], [], []
+        for n, v in inputs.items():
+            v = v(rng) if callable(v) else v
+            if isinstance(v, In):
+                x = np.asarray(v.x)
+                graph_inputs.append(helper.make_tensor_value_info(n, ONNX_TYPE[x.dtype.type], x.shape))
+                feeds.append((n, x))
+            else:
+                inits.append(numpy_helper.from_array(v.x, n))
+        made = [helper.make_node(op, ins, [out], **attrs) for op, ins, out, attrs in nodes]
+        graph = helper.make_graph(made, name, graph_inputs, [helper.make_tensor_value_info("y", 0, None)], inits)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="gen-coverage")
+        model.ir_version = 8
+        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=True)
+        del model.graph.output[:]
+        model.graph.output.extend(inferred.graph.output)
+        return model.SerializeToString(), feeds
+
+    CASES[name] = build
+
+
+def fused():
+    """Conv followed by what the compiler folds into the conv's epilogue
+    (compiler/passes/fuse-epilogue.c), on each float32 conv kernel: 3x3 (the tiled
+    kernel), 1x1 (a matrix product), depthwise (the plane kernel)."""
+    acts = {
+        "relu": [("Relu", ["c"], "y", {})],
+        "leakyrelu": [("LeakyRelu", ["c"], "y", {"alpha": 0.3})],
+        "hardsigmoid": [("HardSigmoid", ["c"], "y", {"alpha": 0.3, "beta": 0.4})],
+        "hardswish": [("HardSwish", ["c"], "y", {})],
+        "sigmoid": [("Sigmoid", ["c"], "y", {})],
+        "swish": [("Sigmoid", ["c"], "s", {}), ("Mul", ["c", "s"], "y", {})],
+        "clip": [("Clip", ["c", "lo", "hi"], "y", {})],
+        "add_relu": [("Add", ["c", "r"], "a", {}), ("Relu", ["a"], "y", {})],
+        "add": [("Add", ["r", "c"], "y", {})],
+    }
+    kinds = {  # input shape, weight shape, attrs
+        "3x3": ([1, 8, 9, 10], [24, 8, 3, 3], {"pads": [1, 1, 1, 1]}),
+        "1x1": ([1, 16, 7, 9], [20, 16, 1, 1], {}),
+        "dw": ([1, 12, 9, 11], [12, 1, 3, 3], {"group": 12, "pads": [1, 1, 1, 1]}),
+    }
+    for kind, (xs, ws, attrs) in kinds.items():
+        ys = [xs[0], ws[0], xs[2], xs[3]]
+        for act, tail in acts.items():
+            inputs = {"x": R(xs), "w": RK(ws), "b": RK([ws[0]])}
+            if act.startswith("add"):
+                inputs["r"] = R(ys)
+            if act == "clip":
+                inputs["lo"] = K(np.array(-0.5, np.float32))
+                inputs["hi"] = K(np.array(0.7, np.float32))
+            add_chain("fused_%s_%s" % (kind, act), [("Conv", ["x", "w", "b"], "c", attrs)] + tail, inputs, opset=14)
+    # opset 6 Clip: the bounds are attributes (ReLU6)
+    add_chain("fused_dw_clip_opset6", [("Conv", ["x", "w"], "c", {"group": 4}),
+                                       ("Clip", ["c"], "y", {"min": 0.0, "max": 6.0})],
+              {"x": R([1, 4, 6, 6], lo=-8, hi=8), "w": RK([4, 1, 3, 3])}, opset=6)
+    # Not fused: the conv output is also used elsewhere (both uses must see it).
+    add_chain("fused_not_shared", [("Conv", ["x", "w"], "c", {}), ("Relu", ["c"], "a", {}),
+                                   ("Add", ["a", "c"], "y", {})],
+              {"x": R([1, 3, 5, 5]), "w": RK([8, 3, 3, 3])})
+
+
+FAMILIES = [elementwise, unary, cast, reductions, conv, pool, norms, matmul, tensor, resize, quant, fused]
 
 
 def main():
