@@ -13,8 +13,10 @@
 include(${CMAKE_CURRENT_LIST_DIR}/glowcTargets.cmake)
 get_property(_glowc_languages GLOBAL PROPERTY ENABLED_LANGUAGES) # a project without C gets no runtime
 if(NOT CMAKE_CROSSCOMPILING)
-  include(CMakeFindDependencyMacro)
-  find_dependency(Threads) # glowc::runtime_threads, the pool of -num-threads bundles
+  if("C" IN_LIST _glowc_languages OR "CXX" IN_LIST _glowc_languages) # FindThreads needs one
+    include(CMakeFindDependencyMacro)
+    find_dependency(Threads) # glowc::runtime_threads, the pool of -num-threads bundles
+  endif()
   include(${CMAKE_CURRENT_LIST_DIR}/glowcRuntimeTargets.cmake)
 elseif(NOT TARGET glowc::runtime AND "C" IN_LIST _glowc_languages)
   include(${CMAKE_CURRENT_LIST_DIR}/glowcPaths.cmake)
