@@ -21,7 +21,8 @@ typedef void (*glow_step_fn)(void *ctx, int32_t part, int32_t nparts);
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER; /* held by the one dispatching caller */
 static pthread_mutex_t sleep_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
-static atomic_uint job;    /* incremented once per dispatch */
+static atomic_uint job_count; /* incremented once per dispatch */
+static unsigned first_seen[GLOW_POOL_MAX]; /* job_count when worker i started */
 static atomic_int pending; /* parts not finished yet */
 static glow_step_fn job_fn;
 static void *job_ctx;
@@ -31,19 +32,19 @@ static int thread_cap; /* glow_threads_set; 0: the online CPUs */
 
 static void *worker(void *arg) {
   int32_t me = (int32_t)(intptr_t)arg; /* its part: 1.. */
-  unsigned seen = 0;
+  unsigned seen = first_seen[me];       /* jobs before it started are not its own */
   for (;;) {
-    unsigned job;
+    unsigned now;
     int spins = 0;
-    while ((job = atomic_load_explicit(&job, memory_order_acquire)) == seen && spins < SPIN_ROUNDS)
+    while ((now = atomic_load_explicit(&job_count, memory_order_acquire)) == seen && spins < SPIN_ROUNDS)
       spins++;
-    if (job == seen) {
+    if (now == seen) {
       pthread_mutex_lock(&sleep_lock);
-      while ((job = atomic_load_explicit(&job, memory_order_acquire)) == seen)
+      while ((now = atomic_load_explicit(&job_count, memory_order_acquire)) == seen)
         pthread_cond_wait(&wake, &sleep_lock);
       pthread_mutex_unlock(&sleep_lock);
     }
-    seen = job;
+    seen = now;
     if (me < job_parts) {
       job_fn(job_ctx, me, job_parts);
       atomic_fetch_sub_explicit(&pending, 1, memory_order_release);
@@ -77,6 +78,7 @@ void glow_parallel_for(glow_step_fn fn, void *ctx, int32_t nparts) {
   int32_t n = nparts < cap ? nparts : cap;
   while (nworkers < n - 1) { /* start the workers this job needs */
     pthread_t t;
+    first_seen[nworkers + 1] = atomic_load_explicit(&job_count, memory_order_relaxed);
     if (pthread_create(&t, NULL, worker, (void *)(intptr_t)(nworkers + 1)))
       break;
     pthread_detach(t);
@@ -93,7 +95,7 @@ void glow_parallel_for(glow_step_fn fn, void *ctx, int32_t nparts) {
   job_parts = n;
   atomic_store_explicit(&pending, n - 1, memory_order_relaxed);
   pthread_mutex_lock(&sleep_lock);
-  atomic_fetch_add_explicit(&job, 1, memory_order_release);
+  atomic_fetch_add_explicit(&job_count, 1, memory_order_release);
   pthread_cond_broadcast(&wake);
   pthread_mutex_unlock(&sleep_lock);
   fn(ctx, 0, n);
