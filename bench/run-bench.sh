@@ -72,6 +72,7 @@ for m in "${models[@]}"; do
   gflop=$(/usr/bin/python3 "$src/bench/model-flops.py" "$work/models/$m/model.onnx" | awk '{print $2}')
   line="$(printf '%-16s %7.3f' "$m" "$gflop")"
   first=1
+  share=""
   for t in "${threads[@]}"; do
     out=$work/$m/fp32-${t}t
     opts=()
@@ -85,11 +86,11 @@ for m in "${models[@]}"; do
     line+="$(printf ' %10s %10s %7s' "$g" "$o" "$r")"
     if [ "$t" -eq 1 ]; then
       f32_1t[$m]=$g
-      line+="$(awk -v f="$gflop" -v g="$g" -v p="$peak" 'BEGIN { printf " %9.1f %5.1f%%", f / g * 1e3, f / g * 1e3 / p * 100 }')"
+      share="$(awk -v f="$gflop" -v g="$g" -v p="$peak" 'BEGIN { printf " %9.1f %5.1f%%", f / g * 1e3, f / g * 1e3 / p * 100 }')"
     fi
     first=0
   done
-  echo "$line"
+  echo "$line${share:-}"
 done
 line="$(printf '%-16s %7s %9s' geomean "" "")"
 for t in "${threads[@]}"; do

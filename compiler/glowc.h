@@ -223,6 +223,8 @@ char *glow_shape_str(const glow_value *v, char *buf, size_t cap); /* "float[1,3,
 
 /* ir/attrs.c */
 const glow_attr *glow_attr_find(const glow_node *n, const char *name);
+void glow_attr_add_int(glow_node *n, const char *name, int64_t v);  /* a compiler-made attribute (glow.*) */
+void glow_attr_add_float(glow_node *n, const char *name, double v);
 int64_t glow_attr_int(const glow_node *n, const char *name, int64_t dflt);
 double glow_attr_float(const glow_node *n, const char *name, double dflt);
 const char *glow_attr_string(const glow_node *n, const char *name, const char *dflt);

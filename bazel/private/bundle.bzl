@@ -115,6 +115,10 @@ def _glow_bundle_impl(ctx):
         args.add(triple, format = "-target=%s")
     if not [o for o in ctx.attr.options if o.startswith("-mcpu=")]:
         args.add(ctx.attr.cpu, format = "-mcpu=%s")
+    if ctx.attr.num_threads < 1:
+        fail("num_threads must be at least 1", "num_threads")
+    if ctx.attr.num_threads > 1:
+        args.add(str(ctx.attr.num_threads), format = "-num-threads=%s")
     inputs = [ctx.file.model]
     if ctx.file.profile:
         args.add(ctx.file.profile, format = "-load-profile=%s")
@@ -210,6 +214,10 @@ with the cross toolchain too) it gets `-target=aarch64-linux-gnu`.""",
         "cpu": attr.string(
             doc = "The target CPU (`-mcpu=`). Default: `baseline`, the triple's portable baseline (x86-64-v2, generic Armv8-A, RV64GC): an action's output must not depend on the machine that runs it, or a remote cache would hand one machine's bundle to another. `native` gives the build machine's CPU (fastest there; keep such bundles out of shared caches), or name one (`znver4`, `neoverse-n1`). A `-mcpu` in `options` also wins.",
             default = "baseline",
+        ),
+        "num_threads": attr.int(
+            doc = "`-num-threads=`: the bundle splits its convolution and matrix-product steps into this many parts, run by the thread pool of `@glowc//runtime:glowc_runtime_threads` when the program links it (on the calling thread otherwise). Outputs are the same bits for any value.",
+            default = 1,
         ),
         "model_inputs": attr.string_list(
             doc = "Input declarations `<name>,<type>,[d0,d1,...]`, each passed as `-model-input=`.",

@@ -178,6 +178,18 @@ void glow_driver_usage(glow_driver_tool tool, FILE *f) {
   free(triple);
 }
 
+/* An integer option from lo to hi into *out: 1 after reporting anything else. */
+static int parse_int(const char *v, long lo, long hi, const char *option, const char *what, int *out) {
+  char *end;
+  long n = strtol(v, &end, 10);
+  if (!*v || *end || n < lo || n > hi) {
+    glow_error(option, "'%s' is not %s from %ld to %ld", v, what, lo, hi);
+    return 1;
+  }
+  *out = (int)n;
+  return 0;
+}
+
 /* -weights=bin,txt,zst,embedded: 1 after reporting an unknown kind. */
 static int parse_weights(const char *v, unsigned *out) {
   static const struct { const char *name; unsigned bit; } kinds[] = {{"bin", GLOW_WEIGHTS_BIN},
@@ -368,24 +380,10 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
     } else if (mc && (v = glow_option_match(argc, argv, &i, "weights", 1)))
       bad |= parse_weights(v, &d->bundle.weights);
     else if (mc && (v = glow_option_match(argc, argv, &i, "weights-compression-level", 1))) {
-      char *end;
-      long level = strtol(v, &end, 10);
-      if (!*v || *end || level < 1 || level > 22) {
-        glow_error("-weights-compression-level", "'%s' is not a zstd level from 1 to 22", v);
-        bad = 1;
-      }
-      d->bundle.zst_level = (int)level;
+      bad |= parse_int(v, 1, 22, "-weights-compression-level", "a zstd level", &d->bundle.zst_level);
       d->zst_level_set = 1;
-    }
-    else if (mc && (v = glow_option_match(argc, argv, &i, "num-threads", 1))) {
-      char *end;
-      long n = strtol(v, &end, 10);
-      if (!*v || *end || n < 1 || n > 256) {
-        glow_error("-num-threads", "'%s' is not a thread count from 1 to 256", v);
-        bad = 1;
-      }
-      d->bundle.num_threads = (int)n;
-    }
+    } else if (mc && (v = glow_option_match(argc, argv, &i, "num-threads", 1)))
+      bad |= parse_int(v, 1, 256, "-num-threads", "a thread count", &d->bundle.num_threads);
     else if (mc && (v = glow_option_match(argc, argv, &i, "relocation-model", 1))) {
       if (!strcmp(v, "pic") || !strcmp(v, "static"))
         d->bundle.target.pic = !strcmp(v, "pic");

@@ -10,6 +10,21 @@ const glow_attr *glow_attr_find(const glow_node *n, const char *name) {
   return NULL;
 }
 
+/* Compiler-made attributes (glow.*): appended, the node owns the copy of the name. */
+static void attr_add(glow_node *n, const char *name, glow_attr_type type, int64_t i, double f) {
+  n->attrs = glow_xrealloc(n->attrs, sizeof *n->attrs * (size_t)(n->nattr + 1));
+  glow_attr *a = &n->attrs[n->nattr++];
+  memset(a, 0, sizeof *a);
+  a->name = glow_xstrdup(name);
+  a->type = type;
+  a->i = i;
+  a->f = f;
+}
+
+void glow_attr_add_int(glow_node *n, const char *name, int64_t v) { attr_add(n, name, GLOW_ATTR_INT, v, 0.0); }
+
+void glow_attr_add_float(glow_node *n, const char *name, double v) { attr_add(n, name, GLOW_ATTR_FLOAT, 0, v); }
+
 int64_t glow_attr_int(const glow_node *n, const char *name, int64_t dflt) {
   const glow_attr *a = glow_attr_find(n, name);
   return a && a->type == GLOW_ATTR_INT ? a->i : dflt;

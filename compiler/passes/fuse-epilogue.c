@@ -36,16 +36,6 @@ static void count_uses(const glow_graph *g, use_map *u) {
   }
 }
 
-static void add_attr(glow_node *n, const char *name, glow_attr_type type, int64_t i, double f) {
-  n->attrs = glow_xrealloc(n->attrs, sizeof *n->attrs * (size_t)(n->nattr + 1));
-  glow_attr *a = &n->attrs[n->nattr++];
-  memset(a, 0, sizeof *a);
-  a->name = glow_xstrdup(name);
-  a->type = type;
-  a->i = i;
-  a->f = f;
-}
-
 /* The only live user of value v, or -1 (several users, a graph output, none). */
 static int sole_user(const glow_graph *g, const use_map *u, int v) {
   return v >= 0 && !g->vals[v].is_output && u->uses[v] == 1 ? u->user[v] : -1;
@@ -82,7 +72,7 @@ static int fuse_residual(glow_graph *g, const use_map *u, int conv) {
     c->in[k] = -1;
   c->in[3] = r;
   c->nin = 4;
-  add_attr(c, "glow.residual", GLOW_ATTR_INT, 1, 0.0);
+  glow_attr_add_int(c, "glow.residual", 1);
   take_output(g, conv, add);
   return 1;
 }
@@ -165,9 +155,9 @@ static int fuse_activation(glow_graph *g, const use_map *u, int conv) {
     return 0;
   }
   glow_node *c = &g->nodes[conv];
-  add_attr(c, "glow.epi", GLOW_ATTR_INT, kind, 0.0);
-  add_attr(c, "glow.epi_a", GLOW_ATTR_FLOAT, 0, a);
-  add_attr(c, "glow.epi_b", GLOW_ATTR_FLOAT, 0, b);
+  glow_attr_add_int(c, "glow.epi", kind);
+  glow_attr_add_float(c, "glow.epi_a", a);
+  glow_attr_add_float(c, "glow.epi_b", b);
   take_output(g, conv, act);
   return 1;
 }

@@ -25,15 +25,6 @@ static int new_const(glow_graph *g, const char *base, glow_dtype dt, int rank, c
   return id;
 }
 
-static void set_int_attr(glow_node *n, const char *name, int64_t v) {
-  n->attrs = glow_xrealloc(n->attrs, sizeof *n->attrs * (size_t)(n->nattr + 1));
-  glow_attr *a = &n->attrs[n->nattr++];
-  memset(a, 0, sizeof *a);
-  a->name = glow_xstrdup(name);
-  a->type = GLOW_ATTR_INT;
-  a->i = v;
-}
-
 /* Whether a node's weights (input 3) and their zero point (input 5) can be packed. */
 static int packable(const glow_graph *g, const glow_node *n) {
   int wid = n->in[3], zid = n->in[5];
@@ -84,7 +75,7 @@ static void pack_conv(glow_graph *g, int node_id) {
   if (flip)
     flip_zero_point(g, node_id);
   n = &g->nodes[node_id];
-  set_int_attr(n, "glow.w_layout", 1);
+  glow_attr_add_int(n, "glow.w_layout", 1);
 }
 
 static void pack_matmul(glow_graph *g, int node_id) {
@@ -106,8 +97,8 @@ static void pack_matmul(glow_graph *g, int node_id) {
   if (flip)
     flip_zero_point(g, node_id);
   n = &g->nodes[node_id];
-  set_int_attr(n, "glow.b_layout", 1);
-  set_int_attr(n, "glow.b_cols", N);
+  glow_attr_add_int(n, "glow.b_layout", 1);
+  glow_attr_add_int(n, "glow.b_cols", N);
 }
 
 int glow_pass_pack_weights(glow_graph *g, const glow_pass_options *o) {

@@ -87,6 +87,20 @@ def rand(shape, dtype, lo=None, hi=None, rng=None):
     return rng.integers(lo, hi, shape, endpoint=True).astype(dtype)
 
 
+def make_inputs(named, rng):
+    """Graph inputs, initializers and feeds of (name, In / K / function of rng) pairs."""
+    graph_inputs, inits, feeds = [], [], []
+    for n, v in named:
+        v = v(rng) if callable(v) else v
+        if isinstance(v, In):
+            x = np.asarray(v.x)
+            graph_inputs.append(helper.make_tensor_value_info(n, ONNX_TYPE[x.dtype.type], x.shape))
+            feeds.append((n, x))
+        else:
+            inits.append(numpy_helper.from_array(v.x, n))
+    return graph_inputs, inits, feeds
+
+
 def add(name, op, inputs, attrs=None, opset=13, outs=1, out_types=None):
     """Registers a one-node case. inputs: In(array), K(array), None (omitted optional input),
     or a function of the case's rng returning one of those (so data depends on the name).
@@ -97,22 +111,8 @@ def add(name, op, inputs, attrs=None, opset=13, outs=1, out_types=None):
         return
 
     def build():
-        rng = rng_for(name)
-        graph_inputs, inits, feeds, names = [], [], [], []
-        for i, v in enumerate(inputs):
-            if callable(v):
-                v = v(rng)
-            if v is None:
-                names.append("")
-                continue
-            n = "x%d" % i
-            names.append(n)
-            if isinstance(v, In):
-                x = np.asarray(v.x)
-                graph_inputs.append(helper.make_tensor_value_info(n, ONNX_TYPE[x.dtype.type], x.shape))
-                feeds.append((n, x))
-            else:
-                inits.append(numpy_helper.from_array(v.x, n))
+        names = ["" if v is None else "x%d" % i for i, v in enumerate(inputs)]
+        graph_inputs, inits, feeds = make_inputs([(n, v) for n, v in zip(names, inputs) if n], rng_for(name))
         if isinstance(op, list):
             out_names = ["y%d" % i for i in range(len(op))]
             nodes = [helper.make_node(o, names, [y], **a) for (o, a), y in zip(op, out_names)]
@@ -686,16 +686,7 @@ def add_chain(name, nodes, inputs, opset=13):
         raise SystemExit("gen-coverage: duplicate case " + name)
 
     def build():
-        rng = rng_for(name)
-        graph_inputs, inits, feeds = [], [], []
-        for n, v in inputs.items():
-            v = v(rng) if callable(v) else v
-            if isinstance(v, In):
-                x = np.asarray(v.x)
-                graph_inputs.append(helper.make_tensor_value_info(n, ONNX_TYPE[x.dtype.type], x.shape))
-                feeds.append((n, x))
-            else:
-                inits.append(numpy_helper.from_array(v.x, n))
+        graph_inputs, inits, feeds = make_inputs(list(inputs.items()), rng_for(name))
         made = [helper.make_node(op, ins, [out], **attrs) for op, ins, out, attrs in nodes]
         graph = helper.make_graph(made, name, graph_inputs, [helper.make_tensor_value_info("y", 0, None)], inits)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="gen-coverage")
