@@ -8,11 +8,13 @@
 
 /* For every output position: the tap ranges [k*0, k*1) of its window that lie
  * inside the input, then BODY over those taps with `v` the input value. */
-#define POOL_LOOP(T, x, PRE, BODY, POST)                                                                               \
+#define POOL_LOOP(T, x, PRE, BODY, POST) POOL_LOOP_PLANES(0, p[0], T, x, PRE, BODY, POST)
+/* The same over planes [NC0, NC1) only: a part of the work (threads). */
+#define POOL_LOOP_PLANES(NC0, NC1, T, x, PRE, BODY, POST)                                                              \
   const int64_t *in = p + 1, *out = p + 4, *k = p + 7, *s = p + 10, *d = p + 13, *pb = p + 16, *pe = p + 19;           \
   int64_t isz = in[0] * in[1] * in[2];                                                                                 \
   (void)pe;                                                                                                            \
-  for (int64_t nc = 0, oi = 0; nc < p[0]; nc++)                                                                        \
+  for (int64_t nc = (NC0), oi = (NC0) * out[0] * out[1] * out[2]; nc < (NC1); nc++)                                    \
     for (int64_t od = 0; od < out[0]; od++)                                                                            \
       for (int64_t oh = 0; oh < out[1]; oh++)                                                                          \
         for (int64_t ow = 0; ow < out[2]; ow++, oi++) {                                                                \
@@ -34,12 +36,17 @@
           POST;                                                                                                        \
         }
 
+/* Part `part` of `nparts` (threads): a range of the N*C planes. */
+#define POOL_PART_PLANES int64_t nc0 = p[0] * part / nparts, nc1 = p[0] * (part + 1) / nparts
+
 /* t: Y, X */
 #define MAXPOOL(SUF, T, LOWEST)                                                                                        \
-  GLOW_KERNEL(maxpool_##SUF) {                                                                                         \
+  GLOW_KERNEL_PART(maxpool_##SUF) {                                                                                    \
     T *y = (T *)t[0];                                                                                                  \
-    POOL_LOOP(T, (const T *)t[1], T acc = LOWEST, acc = v > acc ? v : acc, y[oi] = acc)                                \
-  }
+    POOL_PART_PLANES;                                                                                                  \
+    POOL_LOOP_PLANES(nc0, nc1, T, (const T *)t[1], T acc = LOWEST, acc = v > acc ? v : acc, y[oi] = acc)               \
+  }                                                                                                                    \
+  GLOW_KERNEL(maxpool_##SUF) { glow_k_maxpool_##SUF##_part(t, p, 0, 1); }
 
 MAXPOOL(f32, float, -__builtin_inff())
 MAXPOOL(f64, double, -__builtin_inf())
@@ -131,10 +138,13 @@ MAXPOOL_INDICES(i16, int16_t, -32768)
 /* Taps counted: those inside the input, or (count_include_pad) inside the padded input.
  * t: Y, X; p: common, count_include_pad */
 #define AVGPOOL(SUF, T)                                                                                                \
-  GLOW_KERNEL(avgpool_##SUF) {                                                                                         \
+  GLOW_KERNEL_PART(avgpool_##SUF);                                                                                     \
+  GLOW_KERNEL(avgpool_##SUF) { glow_k_avgpool_##SUF##_part(t, p, 0, 1); }                                              \
+  GLOW_KERNEL_PART(avgpool_##SUF) {                                                                                    \
     T *y = (T *)t[0];                                                                                                  \
     int64_t incl = p[22];                                                                                              \
-    POOL_LOOP(T, (const T *)t[1], T acc = 0, acc += v, {                                                               \
+    POOL_PART_PLANES;                                                                                                  \
+    POOL_LOOP_PLANES(nc0, nc1, T, (const T *)t[1], T acc = 0, acc += v, {                                             \
       int64_t cnt = (kd1 - kd0) * (kh1 - kh0) * (kw1 - kw0);                                                           \
       if (incl) {                                                                                                      \
         glow_nn_range(od *s[0], d[0], in[0] + pb[0] + pe[0], k[0], &kd0, &kd1);                                        \
