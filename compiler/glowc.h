@@ -299,6 +299,11 @@ int glow_pass_fold_batchnorm(glow_graph *g, const glow_pass_options *o);
 int glow_pass_pack_weights(glow_graph *g, const glow_pass_options *o);
 /* passes/fuse-epilogue.c: activations and residual adds into float32 convs (compiling only) */
 int glow_pass_fuse_epilogue(glow_graph *g, const glow_pass_options *o);
+/* passes/pack-conv-weights.c: constant float32 conv weights in the conv kernel's panels (compiling only) */
+int glow_pass_pack_conv_weights(glow_graph *g, const glow_pass_options *o);
+/* ops/nn-conv.c: for a float32 Conv that pack-conv-weights can pack, the blocks of
+ * 16 output channels per panel (1, 2 or 4); 0 if it cannot */
+int glow_conv_panel_blocks(const glow_graph *g, const glow_node *n);
 /* Epilogue kinds (glow.epi): pinned, the kernels' epilogue.h has the same numbers. */
 enum {
   GLOW_EPI_NONE = 0,

@@ -113,7 +113,8 @@ static int compile_bundle(const glow_driver_options *d, const char *key) {
     goto done;
   if (d->load_profile && quantize(g, d))
     goto done;
-  if (glow_pass_fuse_epilogue(g, &d->passes) || glow_pass_dead_nodes(g, &d->passes))
+  if (glow_pass_fuse_epilogue(g, &d->passes) || glow_pass_pack_conv_weights(g, &d->passes) ||
+      glow_pass_dead_nodes(g, &d->passes))
     goto done;
   if (d->dot_file && glow_graph_dump_dot(g, d->dot_file))
     goto done;

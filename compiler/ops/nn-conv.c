@@ -1,5 +1,6 @@
 /* Conv, ConvInteger and QLinearConv: N x C x D1.. input, M x C/group x K1.. weights. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ops/nn-util.h"
 #include "ops/quant-util.h"
@@ -180,22 +181,28 @@ static int eval_conv_common(const glow_graph *g, const glow_node *n, void *const
 }
 
 static int eval_conv(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
-  GLOW_ASSERT(!glow_attr_find(n, "glow.epi") && !glow_attr_find(n, "glow.residual")); /* fused when compiling only */
+  GLOW_ASSERT(!glow_attr_find(n, "glow.epi") && !glow_attr_find(n, "glow.residual") &&
+              !glow_attr_find(n, "glow.w_panel")); /* fused and packed when compiling only */
   return eval_conv_common(g, n, outs, ins, 0);
 }
 
 /* A float32 1x1 convolution with unit strides and no padding is a matrix
  * product per image and group: Y[m][pixel] = W[m][c] * X[c][pixel] + B[m]. */
-static int f32_pointwise(const glow_graph *g, const glow_node *n, const conv_shape *c, glow_kcall *kc) {
+static int is_pointwise(const glow_graph *g, const glow_node *n, const conv_shape *c) {
   const glow_nn_win *w = &c->w;
-  int64_t P = 1;
   if (glow_in(g, n, 0)->dt != GLOW_DT_F32)
     return 0;
-  for (int i = 0; i < w->nsp; i++) {
+  for (int i = 0; i < w->nsp; i++)
     if (w->k[i] != 1 || w->s[i] != 1 || w->pb[i] || w->pe[i])
       return 0;
+  return 1;
+}
+
+static void lower_pointwise(const glow_graph *g, const glow_node *n, const conv_shape *c, glow_kcall *kc) {
+  const glow_nn_win *w = &c->w;
+  int64_t P = 1;
+  for (int i = 0; i < w->nsp; i++)
     P *= w->out[i];
-  }
   glow_nn_mm q;
   glow_nn_mm_init(&q);
   q.bd[2] = c->N;
@@ -219,31 +226,50 @@ static int f32_pointwise(const glow_graph *g, const glow_node *n, const conv_sha
   kc->params[27] = glow_attr_int(n, "glow.epi", GLOW_EPI_NONE);
   kc->params[28] = glow_f2p((float)glow_attr_float(n, "glow.epi_a", 0.0));
   kc->params[29] = glow_f2p((float)glow_attr_float(n, "glow.epi_b", 0.0));
-  return 1;
+}
+
+/* The kernel of a conv that is not pointwise: float32 with enough output
+ * channels per group to fill the fast kernel's channel vectors (its weight
+ * panel holds 16 channels of at least one input channel's taps): "fast_";
+ * narrow groups (depthwise) of 1-D and 2-D convolutions whose padded input
+ * plane fits the plane kernel's buffer: "plane_" (buffer sizes: conv.c); the
+ * rest: "", the direct kernel. */
+static const char *conv_kind(const glow_graph *g, const glow_node *n, const conv_shape *c) {
+  const glow_nn_win *w = &c->w;
+  int last = w->nsp - 1;
+  int64_t rows = w->nsp > 1 ? w->in[last - 1] + w->pb[last - 1] + w->pe[last - 1] : 1, taps = 1;
+  int64_t plane = rows * w->s[last] * (w->out[last] + (w->k[last] - 1) * w->d[last] / w->s[last] + 16);
+  for (int i = 0; i < w->nsp; i++)
+    taps *= w->k[i];
+  return glow_in(g, n, 0)->dt != GLOW_DT_F32        ? ""
+         : c->Mg >= 8 && taps * 16 <= 16384 ? "fast_"
+         : w->nsp <= 2 && plane <= 16384    ? "plane_"
+                                            : "";
+}
+
+int glow_conv_panel_blocks(const glow_graph *g, const glow_node *n) {
+  conv_shape c;
+  const glow_value *w = glow_in(g, n, 1);
+  if (n->op != GLOW_OP_CONV || !w || w->kind != GLOW_VAL_CONST || glow_attr_find(n, "glow.w_panel") ||
+      conv_get(g, n, 0, &c) || is_pointwise(g, n, &c) || strcmp(conv_kind(g, n, &c), "fast_") || c.Mg % 16)
+    return 0;
+  return c.Mg % 64 == 0 ? 4 : c.Mg % 32 == 0 ? 2 : 1;
 }
 
 static int lower_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   conv_shape c;
   if (conv_get(g, n, 0, &c))
     return -1;
-  if (f32_pointwise(g, n, &c, kc))
+  if (is_pointwise(g, n, &c)) {
+    lower_pointwise(g, n, &c, kc);
     return 0;
-  /* float32: enough output channels per group fill the fast kernel's channel
-   * vectors (its weight panel holds 16 channels of at least one input channel's
-   * taps); narrow groups (depthwise) of 1-D and 2-D convolutions whose padded
-   * input plane fits the plane kernel's buffer go there (buffer sizes: conv.c);
-   * the rest through the direct kernel. */
-  const glow_nn_win *w = &c.w;
-  int last = w->nsp - 1, f32 = glow_in(g, n, 0)->dt == GLOW_DT_F32;
-  int64_t rows = w->nsp > 1 ? w->in[last - 1] + w->pb[last - 1] + w->pe[last - 1] : 1, taps = 1;
-  int64_t plane = rows * w->s[last] * (w->out[last] + (w->k[last] - 1) * w->d[last] / w->s[last] + 16);
-  for (int i = 0; i < w->nsp; i++)
-    taps *= w->k[i];
-  const char *kind = !f32                              ? ""
-                     : c.Mg >= 8 && taps * 16 <= 16384 ? "fast_"
-                     : w->nsp <= 2 && plane <= 16384   ? "plane_"
-                                                       : "";
-  glow_kcall_init(kc, "glow_k_conv_%s%s", kind, glow_dtype_suffix(glow_in(g, n, 0)->dt));
+  }
+  int64_t nb = glow_attr_int(n, "glow.w_panel", 0); /* W packed: passes/pack-conv-weights.c */
+  int f32 = glow_in(g, n, 0)->dt == GLOW_DT_F32;
+  if (nb)
+    glow_kcall_init(kc, "glow_k_conv_packed_f32");
+  else
+    glow_kcall_init(kc, "glow_k_conv_%s%s", conv_kind(g, n, &c), glow_dtype_suffix(glow_in(g, n, 0)->dt));
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
@@ -256,6 +282,8 @@ static int lower_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
     glow_kcall_paramf(kc, (float)glow_attr_float(n, "glow.epi_a", 0.0));
     glow_kcall_paramf(kc, (float)glow_attr_float(n, "glow.epi_b", 0.0));
   }
+  if (nb)
+    glow_kcall_param(kc, nb);
   return 0;
 }
 

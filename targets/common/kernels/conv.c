@@ -3,6 +3,7 @@
 #include "kmath.h"
 #include "kernels/epilogue.h"
 #include "kernels/nn-vec.h"
+#include "qdot.h" /* glow_qdot_wide(): the register tile */
 
 /* Common window params at p[o]: in[3], out[3], k[3], s[3], d[3], pb[3], pe[3]. */
 #define WIN_PARAMS(o)                                                                                                  \
@@ -104,22 +105,230 @@ CONV_INTEGER(u8_i8, uint8_t, int8_t)
 CONV_INTEGER(i8_u8, int8_t, uint8_t)
 CONV_INTEGER(i8_i8, int8_t, int8_t)
 
-/* Fast float32 convolution for layers with enough output channels per group:
- * an implicit GEMM, Y^T[pixels][channels] = im2col(X) * W^T. Output channels
- * go in blocks of 16 (one vector), output pixels in tiles of CONV_PB (the
- * register block: CONV_PB vector accumulators). For each tap (kd, kh, kw)
- * every pixel of the tile gets the offset of its input in X, or, in tiles
- * whose windows cross the border of X, a pointer and a per-channel step that
- * are a zero and 0 where the tap falls outside; so the inner loop over input
- * channels has no tests: it broadcasts one input value per pixel and adds it
- * times a row of W^T, packed per block and per chunk of channels into a stack
- * panel (the caller checks that 16 channels' taps of one input channel fit:
- * taps * 16 <= CONV_PANEL). The vector type is explicit so that LLVM keeps the
- * accumulators in registers on every target (it splits it where vectors are
- * narrower).
- * t: Y, X, W, B (B may be NULL); p: as glow_k_conv_f32. */
-#define CONV_PB 6
+/* Fast float32 convolutions for layers with enough output channels per group:
+ * an implicit GEMM, Y^T[pixels][channels] = im2col(X) * W^T, in register tiles
+ * of PB output pixels x NB blocks of 16 output channels (PB x NB vector
+ * accumulators). For each tap (kd, kh, kw) every pixel of the tile gets the
+ * offset of its input in X, or, in tiles whose windows cross the border of X, a
+ * pointer and a per-channel step that are a zero and 0 where the tap falls
+ * outside; so the inner loop over input channels has no tests: it broadcasts
+ * one input value per pixel and adds it times NB vectors of a weight panel,
+ * panel[tap][c][16 * NB'] (NB' >= NB). The vector type is explicit so that LLVM
+ * keeps the accumulators in registers on every target (it splits it where
+ * vectors are narrower).
+ *
+ * conv_fast_f32 packs W into a stack panel per block of 16 channels and chunk
+ * of input channels at run time; conv_packed_f32 reads W as the compiler packed
+ * it (passes/pack-conv-weights.c), one panel per block of 16 * NB channels, all
+ * input channels at once. */
 #define CONV_PANEL GLOW_STACK_PANEL_FLOATS
+
+/* A tile's operands. y, bias: the block's first output channel; x: its first
+ * input channel; panel: its first channel's weights, cstride floats per input
+ * channel, tstride per tap; load: start from Y (a later chunk), else from bias
+ * (or 0); mb: the block's valid channels (16 * the tile's blocks at most). */
+typedef struct {
+  float *y;
+  const float *x, *panel, *bias;
+  int64_t cstride, tstride, cn, load, mb, osz, isz;
+  const int64_t *in, *out, *k, *s, *d, *pb;
+} conv_tile_args;
+
+/* Window origins of the PB pixels from p0 (the last pixel repeats past the
+ * end), and whether every tap of each falls inside X; *od, *oh, *ow: p0's
+ * position, moved to the next tile's first pixel. */
+static inline __attribute__((always_inline)) int conv_origins(const conv_tile_args *a, int PB, int64_t p0, int64_t *od,
+                                                              int64_t *oh, int64_t *ow, int64_t *pd, int64_t *ph,
+                                                              int64_t *pw) {
+  const int64_t *in = a->in, *out = a->out, *k = a->k, *s = a->s, *d = a->d, *pb = a->pb;
+  int inside = 1;
+  for (int r = 0; r < PB; r++) {
+    pd[r] = *od * s[0] - pb[0];
+    ph[r] = *oh * s[1] - pb[1];
+    pw[r] = *ow * s[2] - pb[2];
+    inside &= pd[r] >= 0 && pd[r] + (k[0] - 1) * d[0] < in[0] && ph[r] >= 0 && ph[r] + (k[1] - 1) * d[1] < in[1] &&
+              pw[r] >= 0 && pw[r] + (k[2] - 1) * d[2] < in[2];
+    if (p0 + r + 1 < a->osz && ++*ow == out[2]) {
+      *ow = 0;
+      if (++*oh == out[1]) {
+        *oh = 0;
+        ++*od;
+      }
+    }
+  }
+  return inside;
+}
+
+/* One tile of PB pixels from p0 x NB blocks of 16 channels, kept pixel-major
+ * in st (row r: pixel p0 + r, 16 * NB channels): read from there with load,
+ * written there (rows past the last pixel too). */
+#define CONV_TILE(NB, PB)                                                                                              \
+  static inline __attribute__((always_inline)) void conv_tile_##NB##x##PB(const conv_tile_args *a, float *st,          \
+                                                                          int64_t p0, int64_t *od, int64_t *oh,        \
+                                                                          int64_t *ow) {                               \
+    const int64_t *in = a->in, *k = a->k, *d = a->d;                                                                   \
+    int64_t pd[PB], ph[PB], pw[PB], isz = a->isz, mb = a->mb;                                                          \
+    int inside = conv_origins(a, PB, p0, od, oh, ow, pd, ph, pw);                                                      \
+    glow_nn_v16 acc[PB][NB];                                                                                           \
+    for (int r = 0; r < PB; r++)                                                                                       \
+      for (int q = 0; q < NB; q++)                                                                                     \
+        if (a->load)                                                                                                   \
+          acc[r][q] = *(const glow_nn_v16 *)(st + (r * NB + q) * 16);                                                  \
+        else                                                                                                           \
+          for (int j = 0; j < 16; j++)                                                                                 \
+            acc[r][q][j] = a->bias && q * 16 + j < mb ? a->bias[q * 16 + j] : 0.0f;                                    \
+    const float zero = 0.0f;                                                                                           \
+    for (int64_t kd = 0, tap = 0; kd < k[0]; kd++)                                                                     \
+      for (int64_t kh = 0; kh < k[1]; kh++)                                                                            \
+        for (int64_t kw = 0; kw < k[2]; kw++, tap++) {                                                                 \
+          const float *wp = a->panel + tap * a->tstride;                                                               \
+          if (inside) {                                                                                                \
+            int64_t off[PB];                                                                                           \
+            for (int r = 0; r < PB; r++)                                                                               \
+              off[r] = ((pd[r] + kd * d[0]) * in[1] + ph[r] + kh * d[1]) * in[2] + pw[r] + kw * d[2];                  \
+            const float *xc = a->x;                                                                                    \
+            for (int64_t c = 0; c < a->cn; c++, wp += a->cstride, xc += isz) {                                         \
+              glow_nn_v16 wv[NB];                                                                                      \
+              for (int q = 0; q < NB; q++)                                                                             \
+                wv[q] = *(const glow_nn_v16 *)(wp + q * 16);                                                           \
+              for (int r = 0; r < PB; r++) {                                                                           \
+                float xv = xc[off[r]];                                                                                 \
+                for (int q = 0; q < NB; q++)                                                                           \
+                  acc[r][q] += xv * wv[q];                                                                             \
+              }                                                                                                        \
+            }                                                                                                          \
+            continue;                                                                                                  \
+          }                                                                                                            \
+          const float *src[PB];                                                                                        \
+          int64_t step[PB];                                                                                            \
+          for (int r = 0; r < PB; r++) {                                                                               \
+            int64_t id = pd[r] + kd * d[0], ih = ph[r] + kh * d[1], iw = pw[r] + kw * d[2];                            \
+            int ok = (uint64_t)id < (uint64_t)in[0] && (uint64_t)ih < (uint64_t)in[1] &&                               \
+                     (uint64_t)iw < (uint64_t)in[2];                                                                   \
+            src[r] = ok ? a->x + (id * in[1] + ih) * in[2] + iw : &zero;                                               \
+            step[r] = ok ? isz : 0;                                                                                    \
+          }                                                                                                            \
+          for (int64_t c = 0; c < a->cn; c++, wp += a->cstride) {                                                      \
+            glow_nn_v16 wv[NB];                                                                                        \
+            for (int q = 0; q < NB; q++)                                                                               \
+              wv[q] = *(const glow_nn_v16 *)(wp + q * 16);                                                             \
+            for (int r = 0; r < PB; r++) {                                                                             \
+              float xv = *src[r];                                                                                      \
+              src[r] += step[r];                                                                                       \
+              for (int q = 0; q < NB; q++)                                                                             \
+                acc[r][q] += xv * wv[q];                                                                               \
+            }                                                                                                          \
+          }                                                                                                            \
+        }                                                                                                              \
+    for (int r = 0; r < PB; r++)                                                                                       \
+      for (int q = 0; q < NB; q++)                                                                                     \
+        *(glow_nn_v16 *)(st + (r * NB + q) * 16) = acc[r][q];                                                          \
+  }
+
+CONV_TILE(1, 6)
+CONV_TILE(1, 12)
+CONV_TILE(2, 12)
+CONV_TILE(4, 6)
+
+/* Pixels per register tile for blocks of 16 * nb channels at once: four blocks
+ * x 6 pixels or two x 12 where there are 32 vector registers of 64 bytes (one
+ * x 12 there too), else one block x 6. */
+#define CONV_PB(nb) (glow_qdot_wide() ? ((nb) > 1 ? 24 / (nb) : 12) : 6)
+
+/* The units (image, group, block of channels) and pixels [*p0, *p1) of part
+ * `part` of `nparts`: a range of units when there are enough of them, else a
+ * range of pb-pixel tiles of every unit; either way each output is summed as
+ * in one part. */
+static inline void conv_split(int64_t units, int64_t osz, int64_t pb, int64_t part, int64_t nparts, int64_t *u0,
+                              int64_t *u1, int64_t *p0, int64_t *p1) {
+  int64_t ntiles = (osz + pb - 1) / pb;
+  int by_unit = units >= 2 * nparts;
+  *u0 = by_unit ? units * part / nparts : 0;
+  *u1 = by_unit ? units * (part + 1) / nparts : units;
+  *p0 = by_unit ? 0 : ntiles * part / nparts * pb;
+  *p1 = by_unit ? osz : ntiles * (part + 1) / nparts * pb;
+  *p1 = *p1 < osz ? *p1 : osz;
+}
+
+/* Floats of the strip buffer: tiles run a strip of pixels at a time into it,
+ * pixel-major; then 16 x 16 blocks transposed in registers move the strip to
+ * Y's channel rows (whole vectors, not a scalar store per output), and the
+ * epilogue takes those rows while in cache. */
+#define CONV_STRIP_FLOATS (GLOW_STACK_PANEL_FLOATS / 2)
+
+/* Moves n <= 16 pixels x 16 channels between a strip (pixel-major, rows cw
+ * apart) and Y (channel rows osz apart), either way; channels past mb are
+ * left alone in Y. */
+static inline __attribute__((always_inline)) void conv_strip_move(float *st, int64_t cw, float *y, int64_t osz,
+                                                                  int64_t n, int64_t mb, int to_y) {
+  glow_nn_v16 r[16];
+  for (int i = 0; i < 16; i++)
+    if (to_y && n == 16)
+      r[i] = *(const glow_nn_v16 *)(st + i * cw);
+    else if (!to_y && n == 16)
+      r[i] = i < mb ? *(const glow_nn_v16 *)(y + i * osz) : (glow_nn_v16){0};
+    else
+      for (int j = 0; j < 16; j++)
+        r[i][j] = to_y ? (i < n ? st[i * cw + j] : 0.0f) : (i < mb && j < n ? y[i * osz + j] : 0.0f);
+  glow_nn_transpose16(r);
+  for (int i = 0; i < 16; i++)
+    if (to_y && i < mb && n == 16)
+      *(glow_nn_v16 *)(y + i * osz) = r[i];
+    else if (to_y && i < mb)
+      for (int j = 0; j < n; j++)
+        y[i * osz + j] = r[i][j];
+    else if (!to_y && i < n)
+      *(glow_nn_v16 *)(st + i * cw) = r[i];
+}
+
+/* Tiles over pixels [p0, p1) of the block `a` (nb blocks of 16 at once; p0 a
+ * multiple of the tile's pixels), cchunk input channels at a time (the strip
+ * keeps the sums between chunks, so that a chunk's panel stays in cache for
+ * every tile of the strip), then, with epi, the epilogue e with residual res
+ * (the block's first channel; NULL: none). */
+static inline __attribute__((always_inline)) void conv_run(const conv_tile_args *a, int64_t nb, int64_t cchunk,
+                                                           int64_t p0, int64_t p1, int epi, glow_epi e,
+                                                           const float *res) {
+  const int64_t *out = a->out;
+  int64_t osz = a->osz, cw = 16 * nb, pbk = CONV_PB(nb), od = p0 / (out[1] * out[2]), oh = p0 / out[2] % out[1],
+          ow = p0 % out[2];
+  int64_t strip = (CONV_STRIP_FLOATS / cw - pbk) / 48 * 48; /* a multiple of 16 and of every tile's pixels */
+  float st[CONV_STRIP_FLOATS] __attribute__((aligned(64)));
+  for (int64_t s0 = p0; s0 < p1; s0 += strip) {
+    int64_t s1 = s0 + strip < p1 ? s0 + strip : p1;
+    for (int64_t g = s0; a->load && g < s1; g += 16)
+      for (int64_t q = 0; q < nb; q++)
+        conv_strip_move(st + (g - s0) * cw + q * 16, cw, a->y + q * 16 * osz + g, osz, s1 - g < 16 ? s1 - g : 16,
+                        a->mb - q * 16, 0);
+    int64_t sd = od, sh = oh, sw = ow; /* s0's position, for every chunk */
+    for (int64_t c0 = 0; c0 < a->cn; c0 += cchunk) {
+      conv_tile_args ac = *a;
+      ac.x += c0 * a->isz;
+      ac.panel += c0 * a->cstride;
+      ac.cn = a->cn - c0 < cchunk ? a->cn - c0 : cchunk;
+      ac.load = a->load || c0 > 0;
+      od = sd, oh = sh, ow = sw;
+      for (int64_t q0 = s0; q0 < s1; q0 += pbk) {
+        float *sq = st + (q0 - s0) * cw;
+        if (glow_qdot_wide() && nb == 4)
+          conv_tile_4x6(&ac, sq, q0, &od, &oh, &ow);
+        else if (glow_qdot_wide() && nb == 2)
+          conv_tile_2x12(&ac, sq, q0, &od, &oh, &ow);
+        else if (glow_qdot_wide())
+          conv_tile_1x12(&ac, sq, q0, &od, &oh, &ow);
+        else
+          conv_tile_1x6(&ac, sq, q0, &od, &oh, &ow);
+      }
+    }
+    for (int64_t g = s0; g < s1; g += 16)
+      for (int64_t q = 0; q < nb && q * 16 < a->mb; q++)
+        conv_strip_move(st + (g - s0) * cw + q * 16, cw, a->y + q * 16 * osz + g, osz, s1 - g < 16 ? s1 - g : 16,
+                        a->mb - q * 16, 1);
+    if (epi && (res || e.kind != GLOW_EPI_NONE))
+      for (int64_t j = 0; j < a->mb; j++)
+        glow_epi_row(e, a->y + j * osz + s0, res ? res + j * osz + s0 : 0, s1 - s0);
+  }
+}
 
 /* panel[tap][c][j] = W[j][c][tap] (W rows ld apart, zero for j >= rows): 16 x 16
  * blocks of each row's (c, tap) sequence transposed in registers. */
@@ -138,9 +347,9 @@ static inline void conv_pack(float *panel, const float *w, int64_t ld, int64_t r
       panel[(kk % ksz * cn + kk / ksz) * 16 + j] = j < rows ? w[j * ld + kk] : 0.0f;
 }
 
-/* Part `part` of `nparts` (threads): a range of the (image, group, 16-channel
- * block) units when there are enough of them, else a range of pixel tiles of
- * every unit; either way each output is summed as in one part. */
+/* The caller (lowering) checks that 16 channels' taps of one input channel fit
+ * the stack panel (taps * 16 <= CONV_PANEL). t: Y, X, W, B (B may be NULL);
+ * p: as glow_k_conv_f32. */
 GLOW_KERNEL_PART(conv_fast_f32) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
@@ -154,97 +363,51 @@ GLOW_KERNEL_PART(conv_fast_f32) {
   }
   int64_t K = Cg * ksz, cchunk = CONV_PANEL / 16 / ksz;
   cchunk = cchunk < 1 ? 1 : cchunk > Cg ? Cg : cchunk;
-  int64_t nmb = (Mg + 15) / 16, units = N * G * nmb, ntiles = (osz + CONV_PB - 1) / CONV_PB;
-  int by_unit = units >= 2 * nparts;
-  int64_t u0 = by_unit ? units * part / nparts : 0, u1 = by_unit ? units * (part + 1) / nparts : units;
-  int64_t pfirst = by_unit ? 0 : ntiles * part / nparts * CONV_PB;
-  int64_t pend = by_unit ? osz : ntiles * (part + 1) / nparts * CONV_PB;
-  pend = pend < osz ? pend : osz;
+  int64_t nmb = (Mg + 15) / 16, u0, u1, pfirst, pend;
+  conv_split(N * G * nmb, osz, CONV_PB(1), part, nparts, &u0, &u1, &pfirst, &pend);
   float panel[CONV_PANEL];
-  const float zero = 0.0f;
   for (int64_t u = u0; u < u1; u++) {
-    int64_t n = u / (G * nmb), g = u / nmb % G, m0 = u % nmb * 16;
-    {
-      const float *xg = x + (n * G + g) * Cg * isz;
-      float *yg = y + (n * G + g) * Mg * osz;
-      const float *rg = res ? res + (n * G + g) * Mg * osz : 0;
-      {
-        int64_t mb = Mg - m0 < 16 ? Mg - m0 : 16;
-        for (int64_t c0 = 0; c0 < Cg; c0 += cchunk) {
-          int64_t cn = Cg - c0 < cchunk ? Cg - c0 : cchunk;
-          conv_pack(panel, w + (g * Mg + m0) * K + c0 * ksz, K, mb, cn, ksz);
-          int64_t od = pfirst / (out[1] * out[2]), oh = pfirst / out[2] % out[1], ow = pfirst % out[2];
-          for (int64_t p0 = pfirst; p0 < pend; p0 += CONV_PB) {
-            /* Window origins of the tile's pixels (the last pixel repeats past the end). */
-            int64_t pd[CONV_PB], ph[CONV_PB], pw[CONV_PB], pix[CONV_PB];
-            int inside = 1;
-            for (int r = 0; r < CONV_PB; r++) {
-              pix[r] = p0 + r < osz ? p0 + r : osz - 1;
-              pd[r] = od * s[0] - pb[0];
-              ph[r] = oh * s[1] - pb[1];
-              pw[r] = ow * s[2] - pb[2];
-              inside &= pd[r] >= 0 && pd[r] + (k[0] - 1) * d[0] < in[0] && ph[r] >= 0 &&
-                        ph[r] + (k[1] - 1) * d[1] < in[1] && pw[r] >= 0 && pw[r] + (k[2] - 1) * d[2] < in[2];
-              if (p0 + r + 1 < osz && ++ow == out[2]) {
-                ow = 0;
-                if (++oh == out[1]) {
-                  oh = 0;
-                  od++;
-                }
-              }
-            }
-            glow_nn_v16 acc[CONV_PB];
-            for (int r = 0; r < CONV_PB; r++)
-              for (int j = 0; j < 16; j++)
-                acc[r][j] =
-                    c0 ? (j < mb ? yg[(m0 + j) * osz + pix[r]] : 0.0f) : (b && j < mb ? b[g * Mg + m0 + j] : 0.0f);
-            for (int64_t kd = 0, tap = 0; kd < k[0]; kd++)
-              for (int64_t kh = 0; kh < k[1]; kh++)
-                for (int64_t kw = 0; kw < k[2]; kw++, tap++) {
-                  const float *wp = panel + tap * cn * 16;
-                  if (inside) {
-                    int64_t off[CONV_PB];
-                    for (int r = 0; r < CONV_PB; r++)
-                      off[r] = ((pd[r] + kd * d[0]) * in[1] + ph[r] + kh * d[1]) * in[2] + pw[r] + kw * d[2];
-                    const float *xc = xg + c0 * isz;
-                    for (int64_t c = 0; c < cn; c++, wp += 16, xc += isz) {
-                      glow_nn_v16 wv = *(const glow_nn_v16 *)wp;
-                      for (int r = 0; r < CONV_PB; r++)
-                        acc[r] += xc[off[r]] * wv;
-                    }
-                    continue;
-                  }
-                  const float *src[CONV_PB];
-                  int64_t step[CONV_PB];
-                  for (int r = 0; r < CONV_PB; r++) {
-                    int64_t id = pd[r] + kd * d[0], ih = ph[r] + kh * d[1], iw = pw[r] + kw * d[2];
-                    int ok = (uint64_t)id < (uint64_t)in[0] && (uint64_t)ih < (uint64_t)in[1] &&
-                             (uint64_t)iw < (uint64_t)in[2];
-                    src[r] = ok ? xg + c0 * isz + (id * in[1] + ih) * in[2] + iw : &zero;
-                    step[r] = ok ? isz : 0;
-                  }
-                  for (int64_t c = 0; c < cn; c++, wp += 16) {
-                    glow_nn_v16 wv = *(const glow_nn_v16 *)wp;
-                    for (int r = 0; r < CONV_PB; r++) {
-                      acc[r] += *src[r] * wv;
-                      src[r] += step[r];
-                    }
-                  }
-                }
-            for (int r = 0; r < CONV_PB && p0 + r < osz; r++)
-              for (int j = 0; j < mb; j++)
-                yg[(m0 + j) * osz + pix[r]] = acc[r][j];
-          }
-        }
-        if (rg || e.kind != GLOW_EPI_NONE) /* the block's rows, while in cache */
-          for (int64_t j = 0; j < mb; j++)
-            glow_epi_row(e, yg + (m0 + j) * osz + pfirst, rg ? rg + (m0 + j) * osz + pfirst : 0, pend - pfirst);
-      }
+    int64_t n = u / (G * nmb), g = u / nmb % G, m0 = u % nmb * 16, mb = Mg - m0 < 16 ? Mg - m0 : 16;
+    float *yb = y + ((n * G + g) * Mg + m0) * osz;
+    for (int64_t c0 = 0; c0 < Cg; c0 += cchunk) {
+      int64_t cn = Cg - c0 < cchunk ? Cg - c0 : cchunk;
+      conv_pack(panel, w + (g * Mg + m0) * K + c0 * ksz, K, mb, cn, ksz);
+      conv_tile_args a = {yb, x + ((n * G + g) * Cg + c0) * isz, panel, b ? b + g * Mg + m0 : 0, 16, cn * 16, cn,
+                          c0 > 0, mb, osz, isz, in, out, k, s, d, pb};
+      conv_run(&a, 1, cn, pfirst, pend, c0 + cn == Cg, e, res ? res + (yb - y) : 0);
     }
   }
 }
 
 GLOW_KERNEL(conv_fast_f32) { glow_k_conv_fast_f32_part(t, p, 0, 1); }
+
+/* W packed at compile time: per group, per block of 16 * nb output channels
+ * (M/G a multiple of it), panel[tap][c][16 * nb], blocks one after another.
+ * t: Y, X, W (packed), B (B may be NULL); p: as glow_k_conv_f32, then nb. */
+GLOW_KERNEL_PART(conv_packed_f32) {
+  float *y = (float *)t[0];
+  const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
+  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], nb = p[28];
+  WIN_PARAMS(4);
+  glow_epi e = glow_epi_get(p + 25);
+  /* Registers for nb blocks at once, or one at a time. */
+  int64_t tb = glow_qdot_wide() ? nb : 1, bw = 16 * tb, nmb = Mg / bw, u0, u1, pfirst, pend;
+  /* Input channels per chunk: a panel of at most 64 KiB whole, else chunks of 32 KiB. */
+  int64_t cchunk = Cg * ksz * bw <= 16384 ? Cg : 8192 / (ksz * bw);
+  cchunk = cchunk < 1 ? 1 : cchunk;
+  conv_split(N * G * nmb, osz, CONV_PB(tb), part, nparts, &u0, &u1, &pfirst, &pend);
+  for (int64_t u = u0; u < u1; u++) {
+    int64_t n = u / (G * nmb), g = u / nmb % G, m0 = u % nmb * bw;
+    float *yb = y + ((n * G + g) * Mg + m0) * osz;
+    /* Block m0 / (16 nb) of the packed panels, sub-block m0 % (16 nb) / 16 of it. */
+    const float *panel = w + (g * Mg + m0 / (16 * nb) * 16 * nb) * Cg * ksz + m0 % (16 * nb);
+    conv_tile_args a = {yb, x + (n * G + g) * Cg * isz, panel, b ? b + g * Mg + m0 : 0, 16 * nb, Cg * 16 * nb, Cg,
+                        0, bw, osz, isz, in, out, k, s, d, pb};
+    conv_run(&a, tb, cchunk, pfirst, pend, 1, e, res ? res + (yb - y) : 0);
+  }
+}
+
+GLOW_KERNEL(conv_packed_f32) { glow_k_conv_packed_f32_part(t, p, 0, 1); }
 
 /* Float32 convolution with few channels per group (depthwise and the like),
  * 1-D or 2-D: each input channel's plane is copied once into a zero-padded

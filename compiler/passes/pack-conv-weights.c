@@ -1,0 +1,46 @@
+/* require shapes; maintains order. Lays the constant weights of float32 convs
+ * that the fast conv kernel runs (targets/common/kernels/conv.c) out as its
+ * register tiles read them, so that it packs nothing at run time: per block of
+ * 16 * nb output channels (nb = glow_conv_panel_blocks(): 4, 2 or 1, M/group a
+ * multiple of 16 * nb), panel[tap][c][16 * nb] = W[block + j][c][tap], blocks
+ * one after another; W keeps its shape and size, and the node gets
+ * glow.w_panel = nb. Runs when compiling only (compile.c): the interpreter
+ * reads W as ONNX lays it out. A new constant is created (the original may be
+ * shared). */
+#include <stdlib.h>
+
+#include "glowc.h"
+
+static void pack(glow_graph *g, int node_id, int64_t nb) {
+  glow_node *n = &g->nodes[node_id];
+  const glow_value *w = &g->vals[n->in[1]];
+  int64_t m = w->dims[0], cg = w->dims[1], taps = glow_value_numel(w) / (m * cg), bw = 16 * nb, k = cg * taps;
+  float *d = glow_xmalloc(sizeof(float) * (size_t)(m * k));
+  const float *s = w->data;
+  for (int64_t o = 0; o < m; o++)
+    for (int64_t c = 0; c < cg; c++)
+      for (int64_t t = 0; t < taps; t++)
+        d[o / bw * bw * k + (t * cg + c) * bw + o % bw] = s[(o * cg + c) * taps + t];
+  char name[512];
+  snprintf(name, sizeof name, "%s.panel%lld", w->name, (long long)nb);
+  int id = glow_value_add(g, name);
+  glow_value_make_const(g, id, GLOW_DT_F32, w->rank, w->dims, d);
+  free(d);
+  n = &g->nodes[node_id];
+  n->in[1] = id;
+  glow_attr_add_int(n, "glow.w_panel", nb);
+}
+
+int glow_pass_pack_conv_weights(glow_graph *g, const glow_pass_options *o) {
+  int packed = 0;
+  for (int i = 0; i < g->nnodes; i++) {
+    int nb = g->nodes[i].dead ? 0 : glow_conv_panel_blocks(g, &g->nodes[i]);
+    if (nb) {
+      pack(g, i, nb);
+      packed++;
+    }
+  }
+  if (o->verbose && packed)
+    glow_note("pack-conv-weights: %d float32 conv weights laid out in panels\n", packed);
+  return 0;
+}
