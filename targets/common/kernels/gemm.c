@@ -7,6 +7,7 @@
 #include "kmath.h"
 #include "kernels/epilogue.h"
 #include "kernels/nn-vec.h"
+#include "qdot.h" /* glow_qdot_wide(): the register tile */
 
 #define MM_PARAMS                                                                                                      \
   const int64_t *bd = p, *abs = p + 4, *bbs = p + 8, *cbs = p + 12;                                                    \
@@ -111,6 +112,34 @@ static inline float mm_hsum(const glow_nn_v16 *v) {
   return s;
 }
 
+/* Stores nb <= 16 outputs of a row of Y from *acc; on the last chunk of K (last)
+ * they are final: alpha * acc + beta * C (cr: C's element for the first, cns
+ * apart; NULL: none), then the epilogue (res: the residual tensor, y: Y, so
+ * that yr - y is the outputs' offset in it). */
+static inline __attribute__((always_inline)) void mm_store(const glow_nn_v16 *acc, float *yr, int64_t nb, int last, float alpha,
+                                                           float beta, const float *cr, int64_t cns, glow_epi e,
+                                                           const float *res, const float *y) {
+  glow_nn_v16 v = *acc;
+  if (last) {
+    v *= alpha;
+    if (cr && cns == 0)
+      v += beta * cr[0];
+    else if (cr && nb == 16)
+      for (int j = 0; j < 16; j++)
+        v[j] += beta * cr[j * cns];
+    else if (cr)
+      for (int j = 0; j < nb; j++)
+        v[j] += beta * cr[j * cns];
+  }
+  if (nb == 16)
+    *(glow_nn_v16 *)yr = v;
+  else
+    for (int j = 0; j < nb; j++)
+      yr[j] = v[j];
+  if (last && (res || e.kind != GLOW_EPI_NONE))
+    glow_epi_row(e, yr, res ? res + (yr - y) : 0, nb);
+}
+
 /* t[4], p[27..29]: the epilogue (epilogue.h), applied as each output is final.
  * Part `part` of `nparts` (threads): a range of Y's columns, in blocks of MM_NC
  * (of 4 for the single-row case); each output is summed as in one part. */
@@ -190,14 +219,45 @@ GLOW_KERNEL_PART(matmul_f32) {
             row[r] = m0 + r < M ? m0 + r : M - 1;
             ar[r] = ab + row[r] * ams + k0 * aks;
           }
+          /* Sub-panel q's rows: packed, or B's own where direct. */
+          const float *bq[MM_NC / 16];
+          int64_t bstride[MM_NC / 16];
           for (int64_t sub = 0; sub < nsub; sub++) {
             int64_t n0 = n1 + 16 * sub, nb = N - n0 < 16 ? N - n0 : 16;
-            const float *bk = panel + sub * kchunk * 16;
-            int64_t bstride = 16;
-            if (direct && nb == 16) {
-              bk = bb + k0 * bks + n0;
-              bstride = bks;
+            int own = direct && nb == 16;
+            bq[sub] = own ? bb + k0 * bks + n0 : panel + sub * kchunk * 16;
+            bstride[sub] = own ? bks : 16;
+          }
+          if (glow_qdot_wide() && nsub == MM_NC / 16 && N - n1 >= MM_NC) {
+            /* 32 registers of 16 floats: all MM_NC columns at once (6 x 4 accumulators). */
+            glow_nn_v16 acc[MM_MR][MM_NC / 16];
+            for (int r = 0; r < MM_MR; r++)
+              for (int q = 0; q < MM_NC / 16; q++)
+                acc[r][q] = k0 ? *(const glow_nn_v16 *)(yb + row[r] * N + n1 + 16 * q) : (glow_nn_v16){0};
+            for (int64_t k = 0; k < kn; k++) {
+              glow_nn_v16 bv[MM_NC / 16];
+              for (int q = 0; q < MM_NC / 16; q++)
+                bv[q] = *(const glow_nn_v16 *)(bq[q] + k * bstride[q]);
+              for (int r = 0; r < MM_MR; r++) {
+                float av = ar[r][k * aks];
+                for (int q = 0; q < MM_NC / 16; q++)
+                  acc[r][q] += av * bv[q];
+              }
             }
+            glow_epi none = {GLOW_EPI_NONE, 0, 0};
+            for (int r = 0; r < MM_MR && m0 + r < M; r++)
+              for (int q = 0; q < MM_NC / 16; q++)
+                mm_store(&acc[r][q], yb + row[r] * N + n1 + 16 * q, 16, last, alpha, beta,
+                         cb ? cb + row[r] * cms + (n1 + 16 * q) * cns : 0, cns, none, 0, y);
+            /* The epilogue on whole rows of the tile (on each vector just stored, its
+             * loads waited for the stores). */
+            for (int r = 0; last && (res || e.kind != GLOW_EPI_NONE) && r < MM_MR && m0 + r < M; r++)
+              glow_epi_row(e, yb + row[r] * N + n1, res ? res + (yb + row[r] * N + n1 - y) : 0, MM_NC);
+            continue;
+          }
+          for (int64_t sub = 0; sub < nsub; sub++) {
+            int64_t n0 = n1 + 16 * sub, nb = N - n0 < 16 ? N - n0 : 16;
+            const float *bk = bq[sub];
             glow_nn_v16 acc[MM_MR];
             for (int r = 0; r < MM_MR; r++) {
               if (k0 && nb == 16) {
@@ -207,34 +267,14 @@ GLOW_KERNEL_PART(matmul_f32) {
                   acc[r][j] = k0 && j < nb ? yb[row[r] * N + n0 + j] : 0.0f;
               }
             }
-            for (int64_t k = 0; k < kn; k++, bk += bstride) {
+            for (int64_t k = 0; k < kn; k++, bk += bstride[sub]) {
               glow_nn_v16 bv = *(const glow_nn_v16 *)bk;
               for (int r = 0; r < MM_MR; r++)
                 acc[r] += ar[r][k * aks] * bv;
             }
-            for (int r = 0; r < MM_MR && m0 + r < M; r++) {
-              float *yr = yb + row[r] * N + n0;
-              glow_nn_v16 v = acc[r];
-              if (last) {
-                v *= alpha;
-                const float *cr = cb ? cb + row[r] * cms + n0 * cns : 0;
-                if (cr && cns == 0)
-                  v += beta * cr[0];
-                else if (cr && nb == 16)
-                  for (int j = 0; j < 16; j++)
-                    v[j] += beta * cr[j * cns];
-                else if (cr)
-                  for (int j = 0; j < nb; j++)
-                    v[j] += beta * cr[j * cns];
-              }
-              if (nb == 16)
-                *(glow_nn_v16 *)yr = v;
-              else
-                for (int j = 0; j < nb; j++)
-                  yr[j] = v[j];
-              if (last && (res || e.kind != GLOW_EPI_NONE))
-                glow_epi_row(e, yr, res ? res + (yr - y) : 0, nb);
-            }
+            for (int r = 0; r < MM_MR && m0 + r < M; r++)
+              mm_store(&acc[r], yb + row[r] * N + n0, nb, last, alpha, beta, cb ? cb + row[r] * cms + n0 * cns : 0, cns,
+                       e, res, y);
           }
         }
       }
