@@ -290,6 +290,7 @@ int glow_bind_input(glow_graph *g, const char *spec);
 typedef struct glow_pass_options {
   int verbose;
   const char *dump_after; /* pass name or NULL */
+  int conv_wide;          /* the target's conv tiles take 64 output channels at once (x86 zmm) */
 } glow_pass_options;
 /* passes/infer-fold.c: shapes for every value, constant subgraphs evaluated */
 int glow_pass_infer_fold(glow_graph *g, const glow_pass_options *o);
@@ -302,8 +303,8 @@ int glow_pass_fuse_epilogue(glow_graph *g, const glow_pass_options *o);
 /* passes/pack-conv-weights.c: constant float32 conv weights in the conv kernel's panels (compiling only) */
 int glow_pass_pack_conv_weights(glow_graph *g, const glow_pass_options *o);
 /* ops/nn-conv.c: for a float32 Conv that pack-conv-weights can pack, the blocks of
- * 16 output channels per panel (1, 2 or 4); 0 if it cannot */
-int glow_conv_panel_blocks(const glow_graph *g, const glow_node *n);
+ * 16 output channels per panel (1, 2 or 4 for `wide` tiles, else 1); 0 if it cannot */
+int glow_conv_panel_blocks(const glow_graph *g, const glow_node *n, int wide);
 /* Epilogue kinds (glow.epi): pinned, the kernels' epilogue.h has the same numbers. */
 enum {
   GLOW_EPI_NONE = 0,
@@ -367,6 +368,10 @@ typedef struct glow_target_options {
 char *glow_default_triple(void); /* normalized host triple; free() it */
 void glow_host_cpu(char **cpu, char **features); /* what -mcpu=native means here; free() both */
 int glow_triple_is_host(const char *triple);      /* the same arch, OS and environment as the host's */
+/* The value the kernels' glow_target_<name> flag (the probes of targets/<arch>/target.c)
+ * takes for this target: 1 or 0 (0 also for a name it has no probe for); -1 after
+ * reporting a target machine that cannot be made (an unknown -mcpu, ...). */
+int glow_target_flag(const glow_target_options *o, const char *name);
 
 /* codegen/codegen.c */
 enum {

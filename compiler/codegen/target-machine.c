@@ -246,3 +246,22 @@ int glow_target_probe_run(LLVMTargetMachineRef tm, const char *triple, const glo
   LLVMContextDispose(ctx);
   return found;
 }
+
+int glow_target_flag(const glow_target_options *o, const char *name) {
+  const glow_target *tgt = glow_target_for_triple(o->triple);
+  const glow_target_probe *pr = tgt ? tgt->probes : NULL;
+  while (pr && pr->name && strcmp(pr->name, name))
+    pr++;
+  if (!pr || !pr->name)
+    return 0;
+  glow_resolved_target rt;
+  LLVMTargetMachineRef tm = glow_target_machine(o, tgt, &rt);
+  if (!tm)
+    return -1;
+  int v = glow_target_probe_run(tm, rt.triple, pr);
+  LLVMDisposeTargetMachine(tm);
+  free(rt.triple);
+  free(rt.cpu);
+  free(rt.features);
+  return v;
+}

@@ -113,8 +113,11 @@ static int compile_bundle(const glow_driver_options *d, const char *key) {
     goto done;
   if (d->load_profile && quantize(g, d))
     goto done;
-  if (glow_pass_fuse_epilogue(g, &d->passes) || glow_pass_pack_conv_weights(g, &d->passes) ||
-      glow_pass_dead_nodes(g, &d->passes))
+  /* The conv panels are blocked as the target's register tiles read them (kernels/conv.c). */
+  glow_pass_options po = d->passes;
+  po.conv_wide = glow_target_flag(&d->bundle.target, "x86_zmm");
+  if (po.conv_wide < 0 || glow_pass_fuse_epilogue(g, &po) || glow_pass_pack_conv_weights(g, &po) ||
+      glow_pass_dead_nodes(g, &po))
     goto done;
   if (d->dot_file && glow_graph_dump_dot(g, d->dot_file))
     goto done;

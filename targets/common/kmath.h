@@ -24,19 +24,20 @@ static inline uint32_t glow_f_bits(float f) {
 }
 
 /* e^x, about 1 ulp on [-87, 88]: x = n*ln2 + r, |r| <= ln2/2, degree-7 polynomial.
- * Branch-free (the argument is clamped, NaN passed through by a select) so loops vectorize. */
+ * Branch-free (the argument is clamped; a NaN stays a NaN) so loops vectorize. */
 static inline float glow_expf(float x) {
-  float c = x != x ? 0.0f : x < -104.0f ? -104.0f : x > 89.0f ? 89.0f : x;
-  float fn = c * 1.44269504f;
-  int32_t n = (int32_t)(fn + (fn >= 0 ? 0.5f : -0.5f));
-  float r = c - (float)n * 0.693145752f;
-  r = r - (float)n * 1.42860677e-6f;
+  /* n = round(c / ln 2) by adding 1.5 * 2^23 (0x4b400000): the sum's low bits are n,
+   * with no branch and no conversion; a NaN goes through as a NaN. */
+  float c = x < -104.0f ? -104.0f : x > 89.0f ? 89.0f : x;
+  float t = c * 1.44269504f + 12582912.0f, fn = t - 12582912.0f;
+  int32_t n = (int32_t)(glow_f_bits(t) - 0x4b400000u);
+  float r = c - fn * 0.693145752f;
+  r = r - fn * 1.42860677e-6f;
   float p = 1.0f + r * (1.0f + r * (0.5f + r * (0.166666672f + r * (0.0416666418f +
                    r * (0.00833336543f + r * (0.00138925866f + r * 0.000198527617f))))));
   /* 2^n in two steps so that n down to -149 stays representable. */
-  int32_t n1 = n / 2, n2 = n - n1;
-  float e = p * glow_bits_f((uint32_t)(n1 + 127) << 23) * glow_bits_f((uint32_t)(n2 + 127) << 23);
-  return x != x ? x : e;
+  int32_t n1 = n >> 1, n2 = n - n1; /* (an arithmetic shift here) */
+  return p * glow_bits_f((uint32_t)(n1 + 127) << 23) * glow_bits_f((uint32_t)(n2 + 127) << 23);
 }
 
 /* ---- The kernels' math library (owner: the unary group) ----

@@ -14,7 +14,7 @@ static glow_graph *digits(void) {
   if (!g) {
     glow_import_options io;
     memset(&io, 0, sizeof io);
-    glow_pass_options po = {0, NULL};
+    glow_pass_options po = {0, NULL, 0};
     g = glow_import_onnx(GLOWC_FUZZ_MODEL, &io);
     if (!g || glow_run_passes(g, &po))
       __builtin_trap(); /* the fuzz target itself is broken */

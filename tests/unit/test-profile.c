@@ -48,7 +48,7 @@ static glow_graph *load_tiny(const char *path) {
   glow_import_options io;
   memset(&io, 0, sizeof io);
   glow_graph *g = glow_import_onnx(path, &io);
-  glow_pass_options po = {0, NULL};
+  glow_pass_options po = {0, NULL, 0};
   GLOW_ASSERT(g && !glow_run_passes(g, &po));
   return g;
 }
