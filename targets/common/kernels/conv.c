@@ -449,7 +449,15 @@ GLOW_KERNEL_PART(conv_plane_f32) {
             const float *xr = xc + ih * in[2] + q - pb[2];
             for (int64_t j = 0; j < j0; j++)
               br[j] = 0.0f;
-            for (int64_t j = j0; j < j1; j++)
+            int64_t j = j0;
+            /* Stride 2: 32 floats, every other one kept (the loop below is scalar then);
+             * j + 16 < j1 keeps the last float read inside the row. */
+            for (; sw == 2 && j + 16 < j1; j += 16) {
+              glow_nn_v16 lo = *(const glow_nn_v16 *)(xr + 2 * j), hi = *(const glow_nn_v16 *)(xr + 2 * j + 16);
+              *(glow_nn_v16 *)(br + j) = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24,
+                                                                 26, 28, 30);
+            }
+            for (; j < j1; j++)
               br[j] = xr[j * sw];
             for (int64_t j = j1; j < pw; j++)
               br[j] = 0.0f;
@@ -462,16 +470,22 @@ GLOW_KERNEL_PART(conv_plane_f32) {
             for (int64_t ow0 = 0; ow0 < out[2]; ow0 += 16) {
               int64_t nw = out[2] - ow0 < 16 ? out[2] - ow0 : 16;
               float *yr = ym + oh * out[2] + ow0;
-              glow_nn_v16 acc;
-              for (int j = 0; j < 16; j++)
-                acc[j] = c && j < nw ? yr[j] : bias;
+              glow_nn_v16 acc = (glow_nn_v16){0} + bias;
+              if (c && nw == 16)
+                acc = *(const glow_nn_v16 *)yr;
+              else if (c)
+                for (int j = 0; j < nw; j++)
+                  acc[j] = yr[j];
               for (int64_t kh = 0; kh < KH; kh++) {
                 const float *br = buf + (oh * sh + kh * dh) * rs + ow0;
                 for (int64_t kw = 0; kw < KW; kw++)
                   acc += wm[kh * KW + kw] * *(const glow_nn_v16 *)(br + (kw * dw) % sw * pw + (kw * dw) / sw);
               }
-              for (int j = 0; j < nw; j++)
-                yr[j] = acc[j];
+              if (nw == 16)
+                *(glow_nn_v16 *)yr = acc;
+              else
+                for (int j = 0; j < nw; j++)
+                  yr[j] = acc[j];
             }
           if (c == Cg - 1 && (res || e.kind != GLOW_EPI_NONE)) /* the plane, while in cache */
             glow_epi_row(e, ym, res ? res + (ym - y) : 0, osz);

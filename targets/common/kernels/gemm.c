@@ -100,7 +100,8 @@ MATMUL_INTEGER(i8_i8, int8_t, int8_t)
  * its rows are contiguous and few rows of Y reuse them, else from a stack
  * panel that packs B (or B^T) per block of MM_NC columns (as 16-column
  * sub-panels) and chunk of K. A single row of Y times a transposed B (a fully
- * connected layer) instead takes dot products along K, 16 lanes at a time. */
+ * connected layer), or a single column (A times a vector), instead takes dot
+ * products along K, 16 lanes at a time (mm_dots). */
 #define MM_MR 6
 #define MM_NC 64
 #define MM_PANEL GLOW_STACK_PANEL_FLOATS
@@ -140,9 +141,39 @@ static inline __attribute__((always_inline)) void mm_store(const glow_nn_v16 *ac
     glow_epi_row(e, yr, res ? res + (yr - y) : 0, nb);
 }
 
+/* y[i] = alpha * sum_k v[k] * R[i][k] (+ beta * C[i * cs]) for i in [i0, i1) of
+ * n rows, R's rows rs apart and contiguous along k: four dot products at a time,
+ * 16 lanes each, then the epilogue (res: the residual at y; NULL: none). */
+static inline void mm_dots(float *y, const float *v, const float *r, int64_t rs, int64_t i0, int64_t i1, int64_t n,
+                           int64_t K, float alpha, float beta, const float *c, int64_t cs, glow_epi e,
+                           const float *res) {
+  for (int64_t n0 = i0; n0 < i1; n0 += 4) {
+    glow_nn_v16 acc[4] = {0};
+    float tail[4] = {0};
+    const float *rn[4];
+    for (int j = 0; j < 4; j++)
+      rn[j] = r + (n0 + j < n ? n0 + j : n - 1) * rs;
+    int64_t k = 0;
+    for (; k + 16 <= K; k += 16) {
+      glow_nn_v16 vv = *(const glow_nn_v16 *)(v + k);
+      for (int j = 0; j < 4; j++)
+        acc[j] += vv * *(const glow_nn_v16 *)(rn[j] + k);
+    }
+    for (; k < K; k++)
+      for (int j = 0; j < 4; j++)
+        tail[j] += v[k] * rn[j][k];
+    for (int j = 0; j < 4 && n0 + j < n; j++) {
+      float o = alpha * (mm_hsum(&acc[j]) + tail[j]);
+      y[n0 + j] = c ? o + beta * c[(n0 + j) * cs] : o;
+    }
+    if (res || e.kind != GLOW_EPI_NONE)
+      glow_epi_row(e, y + n0, res ? res + n0 : 0, n - n0 < 4 ? n - n0 : 4);
+  }
+}
+
 /* t[4], p[27..29]: the epilogue (epilogue.h), applied as each output is final.
  * Part `part` of `nparts` (threads): a range of Y's columns, in blocks of MM_NC
- * (of 4 for the single-row case); each output is summed as in one part. */
+ * (of 4 outputs for dot products); each output is summed as in one part. */
 GLOW_KERNEL_PART(matmul_f32) {
   float *y = (float *)t[0];
   const float *a = (const float *)t[1], *b = (const float *)t[2], *c = (const float *)t[3];
@@ -158,38 +189,20 @@ GLOW_KERNEL_PART(matmul_f32) {
     }
     return;
   }
-  int64_t q = M == 1 && bks == 1 && aks == 1 ? 4 : MM_NC, nq = (N + q - 1) / q;
+  /* One row of Y times a transposed B (a fully connected layer), or A times one
+   * column of B (a 1x1 conv on one pixel, squeeze-excite): dot products along K. */
+  int dots = aks == 1 && bks == 1 && (M == 1 || N == 1), by_row = dots && M > 1;
+  int64_t units = by_row ? M : N, q = dots ? 4 : MM_NC, nq = (units + q - 1) / q;
   int64_t nlo = nq * part / nparts * q, nhi = nq * (part + 1) / nparts * q;
-  nhi = nhi < N ? nhi : N;
+  nhi = nhi < units ? nhi : units;
   float panel[MM_PANEL];
   int64_t kchunk = MM_PANEL / MM_NC < K ? MM_PANEL / MM_NC : K;
   MM_BATCH_LOOP({
     float *yb = y + bi * M * N;
     const float *ab = a + ao, *bb = b + bo, *cb = c ? c + co : 0;
-    if (M == 1 && bks == 1 && aks == 1) {
-      /* y[n] = sum_k a[k] * B[n][k]: four dot products at a time. */
-      for (int64_t n0 = nlo; n0 < nhi; n0 += 4) {
-        glow_nn_v16 acc[4] = {0};
-        float tail[4] = {0};
-        const float *bn[4];
-        for (int j = 0; j < 4; j++)
-          bn[j] = bb + (n0 + j < N ? n0 + j : N - 1) * bns;
-        int64_t k = 0;
-        for (; k + 16 <= K; k += 16) {
-          glow_nn_v16 av = *(const glow_nn_v16 *)(ab + k);
-          for (int j = 0; j < 4; j++)
-            acc[j] += av * *(const glow_nn_v16 *)(bn[j] + k);
-        }
-        for (; k < K; k++)
-          for (int j = 0; j < 4; j++)
-            tail[j] += ab[k] * bn[j][k];
-        for (int j = 0; j < 4 && n0 + j < N; j++) {
-          float v = alpha * (mm_hsum(&acc[j]) + tail[j]);
-          yb[n0 + j] = cb ? v + beta * cb[(n0 + j) * cns] : v;
-        }
-        if (res || e.kind != GLOW_EPI_NONE)
-          glow_epi_row(e, yb + n0, res ? res + (yb + n0 - y) : 0, N - n0 < 4 ? N - n0 : 4);
-      }
+    if (dots) {
+      mm_dots(yb, by_row ? bb : ab, by_row ? ab : bb, by_row ? ams : bns, nlo, nhi, units, K, alpha, beta, cb,
+              by_row ? cms : cns, e, res ? res + (yb - y) : 0);
       continue;
     }
     int direct = bns == 1 && M < 2 * MM_MR;
