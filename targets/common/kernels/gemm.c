@@ -118,11 +118,9 @@ static inline float mm_hsum(const glow_nn_v16 *v) {
 
 /* Stores nb <= 16 outputs of a row of Y from *acc; on the last chunk of K (last)
  * they are final: alpha * acc + beta * C (cr: C's element for the first, cns
- * apart; NULL: none), then the epilogue (res: the residual tensor, y: Y, so
- * that yr - y is the outputs' offset in it). */
-static inline __attribute__((always_inline)) void mm_store(const glow_nn_v16 *acc, float *yr, int64_t nb, int last, float alpha,
-                                                           float beta, const float *cr, int64_t cns, glow_epi e,
-                                                           const float *res, const float *y) {
+ * apart; NULL: none). The epilogue comes after, over the tile's whole rows. */
+static inline __attribute__((always_inline)) void mm_store(const glow_nn_v16 *acc, float *yr, int64_t nb, int last,
+                                                           float alpha, float beta, const float *cr, int64_t cns) {
   glow_nn_v16 v = *acc;
   if (last) {
     v *= alpha;
@@ -140,8 +138,6 @@ static inline __attribute__((always_inline)) void mm_store(const glow_nn_v16 *ac
   else
     for (int j = 0; j < nb; j++)
       yr[j] = v[j];
-  if (last && (res || e.kind != GLOW_EPI_NONE))
-    glow_epi_row(e, yr, res ? res + (yr - y) : 0, nb);
 }
 
 /* y[i] = alpha * sum_k v[k] * R[i][k] (+ beta * C[i * cs]) for i in [i0, i1) of
@@ -244,7 +240,8 @@ GLOW_KERNEL_PART(matmul_f32) {
             bq[sub] = own ? bb + k0 * bks + n0 : panel + sub * kchunk * 16;
             bstride[sub] = own ? bks : 16;
           }
-          if (glow_qdot_wide() && nsub == MM_NC / 16 && N - n1 >= MM_NC) {
+          int wide = glow_qdot_wide() && nsub == MM_NC / 16 && N - n1 >= MM_NC;
+          if (wide) {
             /* 32 registers of 16 floats: all MM_NC columns at once (6 x 4 accumulators). */
             glow_nn_v16 acc[MM_MR][MM_NC / 16];
             for (int r = 0; r < MM_MR; r++)
@@ -260,18 +257,12 @@ GLOW_KERNEL_PART(matmul_f32) {
                   acc[r][q] += av * bv[q];
               }
             }
-            glow_epi none = {GLOW_EPI_NONE, 0, 0};
             for (int r = 0; r < MM_MR && m0 + r < M; r++)
               for (int q = 0; q < MM_NC / 16; q++)
                 mm_store(&acc[r][q], yb + row[r] * N + n1 + 16 * q, 16, last, alpha, beta,
-                         cb ? cb + row[r] * cms + (n1 + 16 * q) * cns : 0, cns, none, 0, y);
-            /* The epilogue on whole rows of the tile (on each vector just stored, its
-             * loads waited for the stores). */
-            for (int r = 0; last && (res || e.kind != GLOW_EPI_NONE) && r < MM_MR && m0 + r < M; r++)
-              glow_epi_row(e, yb + row[r] * N + n1, res ? res + (yb + row[r] * N + n1 - y) : 0, MM_NC);
-            continue;
+                         cb ? cb + row[r] * cms + (n1 + 16 * q) * cns : 0, cns);
           }
-          for (int64_t sub = 0; sub < nsub; sub++) {
+          for (int64_t sub = 0; !wide && sub < nsub; sub++) {
             int64_t n0 = n1 + 16 * sub, nb = N - n0 < 16 ? N - n0 : 16;
             const float *bk = bq[sub];
             if (nb <= 8) { /* a last sub-panel of at most 8 columns (49 pixels: 3 x 16 + 1) */
@@ -286,8 +277,7 @@ GLOW_KERNEL_PART(matmul_f32) {
               }
               for (int r = 0; r < MM_MR && m0 + r < M; r++) {
                 glow_nn_v16 v = __builtin_shufflevector(acc8[r], acc8[r], 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
-                mm_store(&v, yb + row[r] * N + n0, nb, last, alpha, beta, cb ? cb + row[r] * cms + n0 * cns : 0, cns, e,
-                         res, y);
+                mm_store(&v, yb + row[r] * N + n0, nb, last, alpha, beta, cb ? cb + row[r] * cms + n0 * cns : 0, cns);
               }
               continue;
             }
@@ -306,8 +296,14 @@ GLOW_KERNEL_PART(matmul_f32) {
                 acc[r] += ar[r][k * aks] * bv;
             }
             for (int r = 0; r < MM_MR && m0 + r < M; r++)
-              mm_store(&acc[r], yb + row[r] * N + n0, nb, last, alpha, beta, cb ? cb + row[r] * cms + n0 * cns : 0, cns,
-                       e, res, y);
+              mm_store(&acc[r], yb + row[r] * N + n0, nb, last, alpha, beta, cb ? cb + row[r] * cms + n0 * cns : 0, cns);
+          }
+          /* The epilogue over the tile's whole rows of up to MM_NC outputs, once they
+           * are final: one call a row keeps its constants in registers (per 16
+           * outputs, an activation like x * sigmoid(x) reloaded them each time). */
+          for (int r = 0; last && (res || e.kind != GLOW_EPI_NONE) && r < MM_MR && m0 + r < M; r++) {
+            float *yr = yb + row[r] * N + n1;
+            glow_epi_row(e, yr, res ? res + (yr - y) : 0, N - n1 < MM_NC ? N - n1 : MM_NC);
           }
         }
       }
