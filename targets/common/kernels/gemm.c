@@ -172,7 +172,8 @@ static inline void mm_dots(float *y, const float *v, const float *r, int64_t rs,
 
 /* t[4], p[27..29]: the epilogue (epilogue.h), applied as each output is final.
  * Part `part` of `nparts` (threads): a range of Y's columns, in blocks of MM_NC
- * (of 4 outputs for dot products); each output is summed as in one part. */
+ * (of 4 outputs for dot products), or of its rows where there are too few column
+ * blocks; each output is summed as in one part. */
 GLOW_KERNEL_PART(matmul_f32) {
   float *y = (float *)t[0];
   const float *a = (const float *)t[1], *b = (const float *)t[2], *c = (const float *)t[3];
@@ -194,6 +195,15 @@ GLOW_KERNEL_PART(matmul_f32) {
   int64_t units = by_row ? M : N, q = dots ? 4 : MM_NC, nq = (units + q - 1) / q;
   int64_t nlo = nq * part / nparts * q, nhi = nq * (part + 1) / nparts * q;
   nhi = nhi < units ? nhi : units;
+  /* Too few column blocks to share (a 1x1 conv on a 7x7 plane has one): the
+   * parts take ranges of MM_MR-row tiles instead, every column each. */
+  int64_t mt = (M + MM_MR - 1) / MM_MR, mlo = 0, mhi = M;
+  if (!dots && nparts > 1 && nq < 2 * nparts && mt >= 2 * nparts) {
+    nlo = 0, nhi = N;
+    mlo = mt * part / nparts * MM_MR;
+    mhi = mt * (part + 1) / nparts * MM_MR;
+    mhi = mhi < M ? mhi : M;
+  }
   float panel[MM_PANEL];
   int64_t kchunk = MM_PANEL / MM_NC < K ? MM_PANEL / MM_NC : K;
   MM_BATCH_LOOP({
@@ -224,11 +234,11 @@ GLOW_KERNEL_PART(matmul_f32) {
                 ps[k * 16 + j] = j < nb ? bb[(k0 + k) * bks + n0 + j] : 0.0f;
           }
         }
-        for (int64_t m0 = 0; m0 < M; m0 += MM_MR) {
+        for (int64_t m0 = mlo; m0 < mhi; m0 += MM_MR) {
           const float *ar[MM_MR];
           int64_t row[MM_MR];
           for (int r = 0; r < MM_MR; r++) {
-            row[r] = m0 + r < M ? m0 + r : M - 1;
+            row[r] = m0 + r < mhi ? m0 + r : mhi - 1; /* this part's rows only */
             ar[r] = ab + row[r] * ams + k0 * aks;
           }
           /* Sub-panel q's rows: packed, or B's own where direct. */
@@ -257,7 +267,7 @@ GLOW_KERNEL_PART(matmul_f32) {
                   acc[r][q] += av * bv[q];
               }
             }
-            for (int r = 0; r < MM_MR && m0 + r < M; r++)
+            for (int r = 0; r < MM_MR && m0 + r < mhi; r++)
               for (int q = 0; q < MM_NC / 16; q++)
                 mm_store(&acc[r][q], yb + row[r] * N + n1 + 16 * q, 16, last, alpha, beta,
                          cb ? cb + row[r] * cms + (n1 + 16 * q) * cns : 0, cns);
@@ -275,7 +285,7 @@ GLOW_KERNEL_PART(matmul_f32) {
                 for (int r = 0; r < MM_MR; r++)
                   acc8[r] += ar[r][k * aks] * bv;
               }
-              for (int r = 0; r < MM_MR && m0 + r < M; r++) {
+              for (int r = 0; r < MM_MR && m0 + r < mhi; r++) {
                 glow_nn_v16 v = __builtin_shufflevector(acc8[r], acc8[r], 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
                 mm_store(&v, yb + row[r] * N + n0, nb, last, alpha, beta, cb ? cb + row[r] * cms + n0 * cns : 0, cns);
               }
@@ -295,13 +305,13 @@ GLOW_KERNEL_PART(matmul_f32) {
               for (int r = 0; r < MM_MR; r++)
                 acc[r] += ar[r][k * aks] * bv;
             }
-            for (int r = 0; r < MM_MR && m0 + r < M; r++)
+            for (int r = 0; r < MM_MR && m0 + r < mhi; r++)
               mm_store(&acc[r], yb + row[r] * N + n0, nb, last, alpha, beta, cb ? cb + row[r] * cms + n0 * cns : 0, cns);
           }
           /* The epilogue over the tile's whole rows of up to MM_NC outputs, once they
            * are final: one call a row keeps its constants in registers (per 16
            * outputs, an activation like x * sigmoid(x) reloaded them each time). */
-          for (int r = 0; last && (res || e.kind != GLOW_EPI_NONE) && r < MM_MR && m0 + r < M; r++) {
+          for (int r = 0; last && (res || e.kind != GLOW_EPI_NONE) && r < MM_MR && m0 + r < mhi; r++) {
             float *yr = yb + row[r] * N + n1;
             glow_epi_row(e, yr, res ? res + (yr - y) : 0, N - n1 < MM_NC ? N - n1 : MM_NC);
           }
