@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Where a bundle's time goes, step by step and by kind of step.
+
+    model-compiler -model=M.onnx -emit-bundle=out -network-name=model -bundle-api=dynamic \\
+        -dump-graph-DAG=out/graph.dot
+    (build out/bench from bench/bench-bundle.c as bench/run-bench.sh does)
+    perf record -e cpu-clock -o out/perf.data out/bench out/model.weights.bin 40 3 1
+    bench/step-profile.py out/graph.dot out/perf.data <median ms> [top N]
+
+Each step of a bundle is a function named `model.step<i>.<Op>`; perf's share of
+samples per step times the median latency gives its milliseconds. Steps are
+matched to the graph's nodes in order by op name (views such as Reshape have no
+step). float32 Convs are classed as depthwise (dw), pointwise (1x1) or by kernel
+size, with their GFLOP/s; other steps by op. A profile, not a test: cpu-clock
+sampling works on VMs without hardware counters.
+"""
+import collections
+import re
+import subprocess
+import sys
+
+
+def graph_nodes(dot):
+    """[(node id, op)] in the dot file's order, {node id: [input shapes]} and
+    {node id: first output shape}."""
+    nodes, shapes, outs = [], collections.defaultdict(list), {}
+    for line in open(dot):
+        m = re.match(r'\s*n(\d+) \[label="\{(\w+)\|', line)
+        if m:
+            nodes.append((m.group(1), m.group(2)))
+            continue
+        m = re.match(r'\s*([vn])(\d+) -> n(\d+) \[label=".*\\n\w+\[([\d,]*)\]"\];', line)
+        if m:
+            shape = [int(v) for v in m.group(4).split(',') if v]
+            shapes[m.group(3)].append(shape)
+            if m.group(1) == 'n':
+                outs.setdefault(m.group(2), shape)
+    return nodes, shapes, outs
+
+
+def step_shares(data):
+    """{step index: (percent of samples, op)} from perf report."""
+    out = subprocess.run(['perf', 'report', '-i', data, '--sort', 'symbol', '--stdio'],
+                         capture_output=True, text=True, check=True).stdout
+    shares = {}
+    for line in out.splitlines():
+        m = re.match(r'\s*([\d.]+)%\s+\[\.\]\s+\w+\.step(\d+)\.(\w+)', line)
+        if m:
+            shares[int(m.group(2))] = (float(m.group(1)), m.group(3))
+    return shares
+
+
+def conv_class(x, w, y):
+    """The kind of a float32 Conv of input shape x, weight shape w and output
+    shape y (None: unknown, the input's size is taken), and its multiply-adds."""
+    pixels = 1
+    for v in (y or x)[2:]:
+        pixels *= v
+    taps = 1
+    for v in w[2:]:
+        taps *= v
+    k = 'x'.join(map(str, w[2:]))
+    kind = 'dw' + k if w[1] == 1 and x[1] > 1 else '1x1' if taps == 1 else k
+    return 'Conv.' + kind, w[0] * w[1] * taps * pixels
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    nodes, shapes, outs = graph_nodes(sys.argv[1])
+    shares = step_shares(sys.argv[2])
+    total_ms = float(sys.argv[3])
+    top = int(sys.argv[4]) if len(sys.argv) > 4 else 15
+    rows, j = [], 0
+    for s in sorted(shares):
+        pct, op = shares[s]
+        while j < len(nodes) and nodes[j][1] != op:
+            j += 1
+        if j == len(nodes):
+            sys.exit('step %d (%s) matches no node left in the graph: wrong dot file?' % (s, op))
+        nid = nodes[j][0]
+        ins = shapes[nid]
+        j += 1
+        cls, macs = op, 0
+        if op == 'Conv' and len(ins) >= 2 and len(ins[1]) >= 3:
+            cls, macs = conv_class(ins[0], ins[1], outs.get(nid))
+        rows.append((s, cls, pct * total_ms / 100, macs, ins[:2]))
+    by_class = collections.defaultdict(float)
+    for r in rows:
+        by_class[r[1]] += r[2]
+    print('%-22s %9s' % ('kind', 'ms'))
+    for cls, ms in sorted(by_class.items(), key=lambda a: -a[1]):
+        print('%-22s %9.3f' % (cls, ms))
+    print('\n%-8s %-22s %9s %8s  %s' % ('step', 'kind', 'ms', 'GFLOP/s', 'input shapes'))
+    for s, cls, ms, macs, ins in sorted(rows, key=lambda r: -r[2])[:top]:
+        gf = '%8.1f' % (2 * macs / ms / 1e6) if macs and ms > 0 else '%8s' % '-'
+        print('%-8d %-22s %9.3f %s  %s' % (s, cls, ms, gf, ins))
+
+
+if __name__ == '__main__':
+    main()
