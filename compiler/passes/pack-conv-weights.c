@@ -2,11 +2,11 @@
  * that the fast conv kernel runs (targets/common/kernels/conv.c) out as its
  * register tiles read them, so that it packs nothing at run time: per block of
  * 16 * nb output channels (nb = glow_conv_panel_blocks(): 4, 2 or 1 where the
- * target's tiles are wide, o->conv_wide, else 1; M/group a multiple of 16 * nb), panel[tap][c][16 * nb] = W[block + j][c][tap], blocks
- * one after another; W keeps its shape and size, and the node gets
- * glow.w_panel = nb. Runs when compiling only (compile.c): the interpreter
- * reads W as ONNX lays it out. A new constant is created (the original may be
- * shared). */
+ * target's tiles are wide, o->conv_wide, else 1; M/group a multiple of 16 * nb),
+ * panel[tap][c][16 * nb] = W[block + j][c][tap], blocks one after another; W
+ * keeps its shape and size, and the node gets glow.w_panel = nb. Runs when
+ * compiling only (compile.c): the interpreter reads W as ONNX lays it out. A new
+ * constant is created (the original may be shared). */
 #include <stdlib.h>
 
 #include "glowc.h"

@@ -105,8 +105,6 @@ MATMUL_INTEGER(i8_i8, int8_t, int8_t)
 #define MM_MR 6
 #define MM_NC 64
 
-/* 8 floats: the last sub-panel when it has at most 8 columns (half the work of 16 where vectors are 8 wide). */
-typedef float mm_v8 __attribute__((vector_size(32), aligned(4)));
 #define MM_PANEL GLOW_STACK_PANEL_FLOATS
 
 static inline float mm_hsum(const glow_nn_v16 *v) {
@@ -275,22 +273,6 @@ GLOW_KERNEL_PART(matmul_f32) {
           for (int64_t sub = 0; !wide && sub < nsub; sub++) {
             int64_t n0 = n1 + 16 * sub, nb = N - n0 < 16 ? N - n0 : 16;
             const float *bk = bq[sub];
-            if (nb <= 8) { /* a last sub-panel of at most 8 columns (49 pixels: 3 x 16 + 1) */
-              mm_v8 acc8[MM_MR];
-              for (int r = 0; r < MM_MR; r++)
-                for (int j = 0; j < 8; j++)
-                  acc8[r][j] = k0 && j < nb ? yb[row[r] * N + n0 + j] : 0.0f;
-              for (int64_t k = 0; k < kn; k++, bk += bstride[sub]) {
-                mm_v8 bv = *(const mm_v8 *)bk;
-                for (int r = 0; r < MM_MR; r++)
-                  acc8[r] += ar[r][k * aks] * bv;
-              }
-              for (int r = 0; r < MM_MR && m0 + r < mhi; r++) {
-                glow_nn_v16 v = __builtin_shufflevector(acc8[r], acc8[r], 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
-                mm_store(&v, yb + row[r] * N + n0, nb, last, alpha, beta, cb ? cb + row[r] * cms + n0 * cns : 0, cns);
-              }
-              continue;
-            }
             glow_nn_v16 acc[MM_MR];
             for (int r = 0; r < MM_MR; r++) {
               if (k0 && nb == 16) {

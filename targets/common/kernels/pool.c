@@ -165,16 +165,16 @@ static inline float pool_sum_f32(const float *x, int64_t n) {
 }
 
 /* Taps counted: those inside the input, or (count_include_pad) inside the padded input.
- * A window that is the whole plane (GlobalAveragePool) of float32 is summed by
- * pool_sum_f32. t: Y, X; p: common, count_include_pad */
-#define AVGPOOL(SUF, T)                                                                                                \
+ * A window that is the whole plane (GlobalAveragePool) of float32 (WHOLE_F32)
+ * is summed by pool_sum_f32. t: Y, X; p: common, count_include_pad */
+#define AVGPOOL(SUF, T, WHOLE_F32)                                                                                     \
   GLOW_KERNEL_PART(avgpool_##SUF);                                                                                     \
   GLOW_KERNEL(avgpool_##SUF) { glow_k_avgpool_##SUF##_part(t, p, 0, 1); }                                              \
   GLOW_KERNEL_PART(avgpool_##SUF) {                                                                                    \
     T *y = (T *)t[0];                                                                                                  \
     int64_t incl = p[22];                                                                                              \
     POOL_PART_PLANES;                                                                                                  \
-    if (sizeof(T) == 4 && pool_whole_plane(p)) {                                                                       \
+    if (WHOLE_F32 && pool_whole_plane(p)) {                                                                            \
       int64_t n = p[1] * p[2] * p[3];                                                                                  \
       for (int64_t nc = nc0; nc < nc1; nc++)                                                                           \
         y[nc] = (T)(pool_sum_f32((const float *)t[1] + nc * n, n) / (float)n);                                         \
@@ -192,8 +192,8 @@ static inline float pool_sum_f32(const float *x, int64_t n) {
     })                                                                                                                 \
   }
 
-AVGPOOL(f32, float)
-AVGPOOL(f64, double)
+AVGPOOL(f32, float, 1)
+AVGPOOL(f64, double, 0)
 
 /* QLinearAveragePool (compiler/ops/quant-pool.c), ONNX Runtime's float32
  * arithmetic: each tap inside X dequantized, x_scale * (x - x_zp), summed in
