@@ -43,6 +43,11 @@ static inline void glow_qdot_s(glow_qi16 *acc, const glow_q64 *w, uint32_t x4) {
   }
 }
 
+static inline void glow_qdot2(glow_qi16 *acc, const glow_qh32 *x, int32_t w2) { glow_qdot2_portable(acc, x, w2); }
+
+/* The int8 convolutions take 4-byte dot products (sdot, or the portable ones). */
+static inline int glow_qdot_pairs(void) { return 0; }
+
 static inline int glow_qdot_x_signed(void) { return glow_target_a64_dotprod; }
 
 /* 32 registers of 16 bytes: the narrow register tile. */

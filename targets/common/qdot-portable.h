@@ -43,4 +43,18 @@ static inline void glow_qdot_portable_s(glow_qi16 *acc, const glow_q64 *w, uint3
           GLOW_QDOT_BYTE(glow_qs16_, w, 3) * (int32_t)(uint8_t)(x4 >> 24);
 }
 
+/* The int16-pair step (kernels/qconv.c's pairs path): 16 int32 lanes, each
+ * adding x[2i] w0 + x[2i+1] w1, x a vector of 32 int16 and (w0, w1) two int16
+ * in one int32, w0 in its low half, the same for every lane (x86's vpmaddwd
+ * computes it). A target's qdot.h names it glow_qdot2 (or its own). */
+typedef int16_t glow_qh32 __attribute__((vector_size(64), aligned(4))); /* 16 lanes x 2 int16 */
+typedef int16_t glow_qh16_ __attribute__((vector_size(32)));
+
+static inline void glow_qdot2_portable(glow_qi16 *acc, const glow_qh32 *x, int32_t w2) {
+  glow_qh16_ e = __builtin_shufflevector(*x, *x, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  glow_qh16_ o = __builtin_shufflevector(*x, *x, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  *acc += __builtin_convertvector(e, glow_qi16) * (int32_t)(int16_t)w2 +
+          __builtin_convertvector(o, glow_qi16) * (int32_t)(int16_t)(w2 >> 16);
+}
+
 #endif

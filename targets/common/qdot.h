@@ -9,6 +9,12 @@
 static inline void glow_qdot(glow_qi16 *acc, const glow_q64 *x, int32_t w4) { glow_qdot_portable(acc, x, w4); }
 static inline void glow_qdot_s(glow_qi16 *acc, const glow_q64 *w, uint32_t x4) { glow_qdot_portable_s(acc, w, x4); }
 
+static inline void glow_qdot2(glow_qi16 *acc, const glow_qh32 *x, int32_t w2) { glow_qdot2_portable(acc, x, w2); }
+
+/* Whether the int8 convolutions take int16 pairs (glow_qdot2) rather than
+ * 4-byte dot products (glow_qdot): 0, the portable dot product is no slower. */
+static inline int glow_qdot_pairs(void) { return 0; }
+
 /* The unsigned operand is unsigned (glow_qdot_x_signed: 0); a target whose
  * dot product multiplies signed bytes by signed bytes returns 1, and kernels
  * then give it x - 128 (and its zero point - 128). */

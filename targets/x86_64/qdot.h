@@ -10,7 +10,8 @@
 
 #include "qdot-portable.h"
 
-extern const int glow_target_x86_vnni512, glow_target_x86_vnni256, glow_target_x86_zmm;
+extern const int glow_target_x86_vnni512, glow_target_x86_vnni256, glow_target_x86_zmm, glow_target_x86_madd256,
+    glow_target_x86_madd512;
 
 typedef int glow_v16si_ __attribute__((vector_size(64)));
 typedef int glow_v8si_ __attribute__((vector_size(32)));
@@ -58,6 +59,54 @@ static inline void glow_qdot_s(glow_qi16 *acc, const glow_q64 *w, uint32_t x4) {
     glow_qdot_portable_s(acc, w, x4);
   }
 }
+
+/* vpmaddwd (glow_qdot2 below): its int16 x int16 pair products, in 512-bit
+ * registers (AVX512BW), 256-bit ones (AVX2) or 128-bit ones (SSE2, every
+ * x86-64); the probes (x86_64/target.c) only answer where VNNI is absent,
+ * which is where glow_qdot_pairs() takes them. Written with the instruction's builtin: LLVM does not find it in
+ * the portable version's products with a broadcast w. */
+typedef short glow_v8hi_ __attribute__((vector_size(16)));
+typedef short glow_v16hi_ __attribute__((vector_size(32)));
+typedef short glow_v32hi_ __attribute__((vector_size(64)));
+typedef int glow_v4si_ __attribute__((vector_size(16)));
+
+__attribute__((target("avx512bw,evex512"), min_vector_width(512))) static inline void
+glow_qdot2_512(glow_qi16 *acc, const glow_qh32 *x, int32_t w2) {
+  glow_v16si_ w = (glow_v16si_){0} + w2;
+  *acc += (glow_qi16)__builtin_ia32_pmaddwd512((glow_v32hi_)*x, (glow_v32hi_)w);
+}
+
+__attribute__((target("avx2"))) static inline void glow_qdot2_256(glow_qi16 *acc, const glow_qh32 *x, int32_t w2) {
+  glow_v8si_ w = (glow_v8si_){0} + w2;
+  glow_v32hi_ v = (glow_v32hi_)*x;
+  glow_v8si_ lo = __builtin_ia32_pmaddwd256(
+      __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), (glow_v16hi_)w);
+  glow_v8si_ hi = __builtin_ia32_pmaddwd256(
+      __builtin_shufflevector(v, v, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31), (glow_v16hi_)w);
+  *acc += (glow_qi16)__builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+
+static inline void glow_qdot2_128(glow_qi16 *acc, const glow_qh32 *x, int32_t w2) {
+  glow_v4si_ w = (glow_v4si_){0} + w2, r[4];
+  for (int q = 0; q < 4; q++)
+    r[q] = __builtin_ia32_pmaddwd128(((const glow_v8hi_ *)x)[q], (glow_v8hi_)w);
+  *acc += (glow_qi16)__builtin_shufflevector(__builtin_shufflevector(r[0], r[1], 0, 1, 2, 3, 4, 5, 6, 7),
+                                             __builtin_shufflevector(r[2], r[3], 0, 1, 2, 3, 4, 5, 6, 7), 0, 1, 2, 3,
+                                             4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+
+static inline void glow_qdot2(glow_qi16 *acc, const glow_qh32 *x, int32_t w2) {
+  if (glow_target_x86_zmm && glow_target_x86_madd512)
+    glow_qdot2_512(acc, x, w2);
+  else if (glow_target_x86_madd256)
+    glow_qdot2_256(acc, x, w2);
+  else
+    glow_qdot2_128(acc, x, w2);
+}
+
+/* Without VNNI, a 4-byte dot product is 4 widenings and 4 multiplies
+ * (glow_qdot_portable); int16 pairs take one vpmaddwd per 2 channels. */
+static inline int glow_qdot_pairs(void) { return !glow_target_x86_vnni512 && !glow_target_x86_vnni256; }
 
 static inline int glow_qdot_x_signed(void) { return 0; } /* vpdpbusd: unsigned times signed */
 

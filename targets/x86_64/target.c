@@ -7,7 +7,9 @@ static const char *const arches[] = {"x86_64", NULL};
 
 /* VNNI (x86_64/qdot.h): an add of a vpmaddwd pattern becomes vpdpwssd exactly
  * where vpdpbusd is there too, in 256-bit registers (AVX-VNNI, or AVX512-VNNI
- * with AVX512VL) or in 512-bit ones (AVX512-VNNI). */
+ * with AVX512VL) or in 512-bit ones (AVX512-VNNI). Without VNNI, the same
+ * patterns tell where vpmaddwd takes 256-bit registers (AVX2) and 512-bit ones
+ * (AVX512BW): x86_madd256 and x86_madd512, for glow_qdot2. */
 static const char probe_vnni256[] =
     "define <8 x i32> @probe(<8 x i32> %acc, <16 x i16> %a, <16 x i16> %b) {\n"
     "  %ae = shufflevector <16 x i16> %a, <16 x i16> poison, <8 x i32> <i32 0, i32 2, i32 4, i32 6, "
@@ -64,6 +66,8 @@ static const glow_target_probe probes[] = {
     {"x86_vnni256", probe_vnni256, "vpdpwssd"},
     {"x86_vnni512", probe_vnni512, "vpdpwssd\t%zmm"},
     {"x86_zmm", probe_zmm, "%zmm"},
+    {"x86_madd256", probe_vnni256, "vpmaddwd\t%ymm"},
+    {"x86_madd512", probe_vnni512, "vpmaddwd\t%zmm"},
     {NULL, NULL, NULL},
 };
 

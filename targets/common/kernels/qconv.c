@@ -316,10 +316,23 @@ static inline int64_t qconv_rows_per_band(const int64_t *p, int wide) {
   return R < out[1] ? R : out[1];
 }
 
-/* The wide tile where the target has the registers and a band of it fits, else
- * the narrow one, else the direct loops. */
+#include "kernels/qconv-pairs.h"
+
+/* Int16 pairs where the target wants them (qconv-pairs.h), else 4-byte dot
+ * products: the wide tile where the target has the registers and a band of
+ * it fits, else the narrow one; else the direct loops. */
 GLOW_KERNEL(qlinearconv) {
   int wide = glow_qdot_wide();
+  if (glow_qdot_pairs()) {
+    int pw = wide;
+    qconv2_plan pl = qconv2_plan_for(p, pw);
+    if (!pl.R && pw)
+      pl = qconv2_plan_for(p, pw = 0);
+    if (pl.R) {
+      qconv_pairs(t, p, pl, pw);
+      return;
+    }
+  }
   int64_t R = qconv_rows_per_band(p, wide);
   if (wide && R <= 0)
     R = qconv_rows_per_band(p, wide = 0);

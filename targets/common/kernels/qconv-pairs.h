@@ -1,0 +1,211 @@
+/* QLinearConv's pairs path (kernels/qconv.c), for targets whose int8 dot
+ * product is slow (glow_qdot_pairs(): x86 without VNNI). Its step is one
+ * vpmaddwd: int16 x int16 products of 2 input channels, summed in an int32
+ * lane (glow_qdot2), where glow_qdot_portable widens 4 bytes to int32 and
+ * multiplies 4 times.
+ *
+ * The same band scheme as qconv_rows (qconv.c says how the wide grid and the
+ * stride phases work), with int16 pairs with the zero points taken off:
+ *   buf[kh][c2][phase][j] = (x[2 c2] - xz, x[2 c2 + 1] - xz)
+ * for a chunk of channel pairs c2 (0 for padding and for a channel past C/G),
+ * and the weights of MR output channels and the chunk widened the same way,
+ *   wb[r][tap][c2] = (w[2 c2] - wz, w[2 c2 + 1] - wz),
+ * so the sums need no zero-point terms. |x - xz| and |w - wz| are at most
+ * 255: a pair sum fits in int32 exactly, and so does a whole dot product (as
+ * on the other path). The int32 sums of a block of output channels over the
+ * band's positions stay on the stack across chunks, and are requantized when
+ * the last chunk is in. */
+
+#define QCONV2_ACC GLOW_STACK_PANEL_FLOATS        /* int32 sums: a block of output channels x positions */
+#define QCONV2_WBUF (GLOW_STACK_PANEL_FLOATS / 4) /* widened weight pairs: MR x taps x a chunk */
+#define QCONV2_POS 256                            /* positions (wide grid) of a band, at most */
+#define QCONV2_MIN_POS 64                         /* ... and at least, where the rows have them */
+#define QCONV2_WIDE_MR 8                          /* register tiles: output channels x vectors of 16 positions */
+#define QCONV2_WIDE_PV 2
+#define QCONV2_NARROW_MR 6
+#define QCONV2_NARROW_PV 1
+#define QCONV2_MR_MAX 8
+#define QCONV2_PV_MAX 2
+
+static inline uint32_t qconv2_pair(int32_t a, int32_t b) { return (uint32_t)(uint16_t)a | (uint32_t)(uint16_t)b << 16; }
+
+/* The register tile over one chunk: acc rows r (stride P) at positions
+ * [16 v0, 16 (v0 + PV)) += the chunk's pairs of buf times wb[r]; the first
+ * chunk starts from 0. */
+#define QCONV2_TILE(NAME, MR, PV)                                                                                      \
+  static inline void NAME(int32_t *acc, int64_t P, const uint32_t *buf, const uint32_t *wb, const qconv_geo *g,        \
+                          int64_t v0, int first) {                                                                     \
+    glow_qi16 a[MR][PV];                                                                                               \
+    for (int r = 0; r < MR; r++)                                                                                       \
+      for (int v = 0; v < PV; v++)                                                                                     \
+        a[r][v] = first ? (glow_qi16){0} : *(const glow_qi16 *)(acc + r * P + (v0 + v) * 16);                         \
+    for (int64_t kh = 0, tap = 0; kh < g->KH; kh++)                                                                    \
+      for (int64_t kw = 0; kw < g->KW; kw++, tap++) {                                                                  \
+        int64_t ph = (kw * g->dw) % g->sw, off = (kw * g->dw) / g->sw;                                                 \
+        const uint32_t *xp = buf + (kh * g->Cq * g->sw + ph) * g->SL + v0 * 16 + off;                                 \
+        for (int64_t c = 0; c < g->Cq; c++, xp += g->sw * g->SL) {                                                    \
+          glow_qh32 xv[PV];                                                                                            \
+          for (int v = 0; v < PV; v++)                                                                                 \
+            xv[v] = *(const glow_qh32 *)(xp + 16 * v);                                                                 \
+          for (int r = 0; r < MR; r++) {                                                                               \
+            int32_t w2 = (int32_t)wb[(r * g->ksz + tap) * g->Cq + c];                                                 \
+            for (int v = 0; v < PV; v++)                                                                               \
+              glow_qdot2(&a[r][v], &xv[v], w2);                                                                        \
+          }                                                                                                            \
+        }                                                                                                              \
+      }                                                                                                                \
+    for (int r = 0; r < MR; r++)                                                                                       \
+      for (int v = 0; v < PV; v++)                                                                                     \
+        *(glow_qi16 *)(acc + r * P + (v0 + v) * 16) = a[r][v];                                                         \
+  }
+
+QCONV2_TILE(qconv2_tile_wide, QCONV2_WIDE_MR, QCONV2_WIDE_PV)
+QCONV2_TILE(qconv2_tile_narrow, QCONV2_NARROW_MR, QCONV2_NARROW_PV)
+
+/* One band row of a channel pair: dst[j] = (x0[j sw] - xz, x1[j sw] - xz) for j
+ * in [j0, j1), 0 elsewhere up to jn; x1 NULL (a channel past C/G) gives 0 in
+ * the high halves. sg: int8 x. Unit strides go 16 columns at a time. */
+static inline void qconv2_pack_row(uint32_t *dst, const uint8_t *x0, const uint8_t *x1, int64_t j0, int64_t j1,
+                                   int64_t jn, int64_t sw, int sg, int32_t xz) {
+  typedef uint8_t u8x16 __attribute__((vector_size(16), aligned(1)));
+  typedef int8_t s8x16 __attribute__((vector_size(16), aligned(1)));
+  typedef int16_t h16 __attribute__((vector_size(32)));
+  typedef int16_t h32 __attribute__((vector_size(64), aligned(4)));
+  int64_t j = 0;
+  for (; j < j0; j++)
+    dst[j] = 0;
+  if (sw == 1)
+    for (; j + 16 <= j1; j += 16) {
+      u8x16 b0 = *(const u8x16 *)(x0 + j), b1 = x1 ? *(const u8x16 *)(x1 + j) : (u8x16){0};
+      h16 a = (sg ? __builtin_convertvector((s8x16)b0, h16) : __builtin_convertvector(b0, h16)) - (int16_t)xz;
+      h16 b = x1 ? (sg ? __builtin_convertvector((s8x16)b1, h16) : __builtin_convertvector(b1, h16)) - (int16_t)xz
+                 : (h16){0};
+      *(h32 *)(dst + j) = __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23, 8, 24, 9,
+                                                  25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    }
+  for (; j < j1; j++)
+    dst[j] = qconv2_pair(GLOW_Q8_ELEM(x0[j * sw], sg) - xz, x1 ? GLOW_Q8_ELEM(x1[j * sw], sg) - xz : 0);
+  for (; j < jn; j++)
+    dst[j] = 0;
+}
+
+/* The band geometry for rows per band R (in closed form, so that it folds to
+ * a constant): the positions P, the channel pairs per chunk and the output
+ * channels per block; 0 where it does not apply (qconv_rows_per_band's cases,
+ * and bands or chunks that do not fit). */
+typedef struct {
+  int64_t R, P, cq, mb;
+} qconv2_plan;
+
+static inline qconv2_plan qconv2_plan_for(const int64_t *p, int wide) {
+  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
+  qconv2_plan pl = {0, 0, 0, 0};
+  if (!p[7] || in[0] != 1 || out[0] != 1 || k[0] != 1 || pb[0] != 0 || (p[2] == 1 && p[3] == 1))
+    return pl;
+  int64_t mr = wide ? QCONV2_WIDE_MR : QCONV2_NARROW_MR, pv = wide ? QCONV2_WIDE_PV : QCONV2_NARROW_PV;
+  int64_t Mg = p[3], c2 = (p[2] + 1) / 2, ksz = k[1] * k[2], off = (k[2] - 1) * d[2] / s[2], rw = out[2] + off;
+  int64_t mgr = (Mg + mr - 1) / mr * mr, cap = QCONV2_ACC / mgr;
+  cap = cap < QCONV2_MIN_POS ? QCONV2_MIN_POS : cap > QCONV2_POS ? QCONV2_POS : cap;
+  int64_t R = cap / rw < 1 ? 1 : cap / rw;
+  R = R < out[1] ? R : out[1];
+  int64_t P = ((R * rw + 15) / 16 + pv - 1) / pv * pv * 16;
+  int64_t cq = (QCONV_BUF / 4) / (k[1] * s[2] * (P + off)), cw = QCONV2_WBUF / (mr * ksz);
+  cq = cq < cw ? cq : cw;
+  cq = cq < c2 ? cq : c2;
+  int64_t mbmax = QCONV2_ACC / P / mr * mr;
+  if (cq < 1 || mbmax < mr)
+    return pl;
+  int64_t nblk = (Mg + mbmax - 1) / mbmax, mb = ((Mg + nblk - 1) / nblk + mr - 1) / mr * mr;
+  pl.R = R;
+  pl.P = P;
+  pl.cq = cq;
+  pl.mb = mb;
+  return pl;
+}
+
+static inline void qconv_pairs(uint8_t *const *t, const int64_t *p, qconv2_plan pl, int wide) {
+  uint8_t *y = t[0];
+  const uint8_t *x = t[1];
+  const int8_t *w = (const int8_t *)t[4];
+  const int32_t *b = (const int32_t *)t[9];
+  const float *ws = (const float *)t[5];
+  float xscale = *(const float *)t[2], ys = *(const float *)t[7];
+  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], ws_pc = p[5], wz_pc = p[6];
+  int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0;
+  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
+  int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sh = s[1], dh = d[1], R = pl.R, P = pl.P;
+  int mr = wide ? QCONV2_WIDE_MR : QCONV2_NARROW_MR, pv = wide ? QCONV2_WIDE_PV : QCONV2_NARROW_PV;
+  qconv_geo geo;
+  geo.c4 = (Cg + 3) / 4 * 4;
+  geo.KH = k[1];
+  geo.KW = k[2];
+  geo.sw = s[2];
+  geo.dw = d[2];
+  geo.RW = OW + (geo.KW - 1) * geo.dw / geo.sw;
+  geo.ksz = geo.KH * geo.KW;
+  geo.SL = P + (geo.KW - 1) * geo.dw / geo.sw;
+  int64_t C2 = (Cg + 1) / 2;
+  int32_t xz = glow_q_zero(t[3], 0, xsg), yz = glow_q_zero(t[8], 0, ysg);
+  uint32_t buf[QCONV_BUF / 4] __attribute__((aligned(64)));
+  uint32_t wb[QCONV2_WBUF] __attribute__((aligned(64)));
+  int32_t acc[QCONV2_ACC] __attribute__((aligned(64)));
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t g = 0; g < G; g++)
+      for (int64_t mb0 = 0; mb0 < Mg; mb0 += pl.mb) {
+        int64_t mbn = Mg - mb0 < pl.mb ? Mg - mb0 : pl.mb;
+        for (int64_t oh0 = 0; oh0 < OH; oh0 += R) {
+          int64_t rows = OH - oh0 < R ? OH - oh0 : R, nv = (rows * geo.RW + 15) / 16;
+          for (int64_t c0 = 0; c0 < C2; c0 += pl.cq) {
+            geo.Cq = C2 - c0 < pl.cq ? C2 - c0 : pl.cq;
+            /* The chunk's band. */
+            for (int64_t kh = 0; kh < geo.KH; kh++)
+              for (int64_t c = 0; c < geo.Cq; c++)
+                for (int64_t ph = 0; ph < geo.sw; ph++) {
+                  uint32_t *dst = buf + ((kh * geo.Cq + c) * geo.sw + ph) * geo.SL;
+                  int64_t ci = 2 * (c0 + c);
+                  for (int64_t r = 0; r * geo.RW < geo.SL; r++) {
+                    int64_t ih = (oh0 + r) * sh + kh * dh - pb[1], j0 = 0, j1 = 0;
+                    if (r < rows && (uint64_t)ih < (uint64_t)IH)
+                      glow_nn_range(ph - pb[2], geo.sw, IW, geo.RW, &j0, &j1);
+                    int64_t jn = geo.SL - r * geo.RW < geo.RW ? geo.SL - r * geo.RW : geo.RW;
+                    const uint8_t *x0 = x + ((n * G + g) * Cg + ci) * IH * IW + ih * IW + ph - pb[2];
+                    qconv2_pack_row(dst + r * geo.RW, j1 > j0 ? x0 : 0, j1 > j0 && ci + 1 < Cg ? x0 + IH * IW : 0,
+                                    j0, j1 > j0 ? j1 : 0, jn, geo.sw, xsg, xz);
+                  }
+                }
+            for (int64_t m0 = 0; m0 < mbn; m0 += mr) {
+              int64_t mn = mbn - m0 < mr ? mbn - m0 : mr;
+              /* The weight pairs of the block's channels and the chunk. */
+              for (int r = 0; r < mr; r++) {
+                int64_t ch = g * Mg + mb0 + m0 + (r < mn ? r : mn - 1);
+                const int8_t *wr = w + ch * geo.ksz * geo.c4;
+                int32_t wz = t[6] ? ((const int8_t *)t[6])[wz_pc ? ch : 0] : 0;
+                for (int64_t tap = 0; tap < geo.ksz; tap++)
+                  for (int64_t c = 0; c < geo.Cq; c++) {
+                    int64_t ci = 2 * (c0 + c);
+                    wb[(r * geo.ksz + tap) * geo.Cq + c] =
+                        qconv2_pair(wr[tap * geo.c4 + ci] - wz, ci + 1 < Cg ? wr[tap * geo.c4 + ci + 1] - wz : 0);
+                  }
+              }
+              for (int64_t v0 = 0; v0 < nv; v0 += pv) {
+                if (wide)
+                  qconv2_tile_wide(acc + m0 * P, P, buf, wb, &geo, v0, c0 == 0);
+                else
+                  qconv2_tile_narrow(acc + m0 * P, P, buf, wb, &geo, v0, c0 == 0);
+              }
+            }
+          }
+          for (int64_t m = 0; m < mbn; m++) {
+            int64_t ch = g * Mg + mb0 + m; /* of all groups' */
+            float mult = glow_q_multiplier(xscale, ws[ws_pc ? ch : 0], ys);
+            int32_t bias = b ? b[ch] : 0;
+            for (int64_t r0 = 0; r0 < rows; r0++) {
+              uint8_t *yr = y + (n * G * Mg + ch) * OH * OW + (oh0 + r0) * OW;
+              const int32_t *ar = acc + m * P + r0 * geo.RW;
+              for (int64_t ow = 0; ow < OW; ow++)
+                yr[ow] = glow_q_saturate((float)(ar[ow] + bias) * mult, yz, ysg);
+            }
+          }
+        }
+      }
+}
