@@ -410,6 +410,16 @@ def main():
     qconv_case(out, "qconv_1x1", u8, i8, u8, (1, 64, 14, 14), 40, (1, 1))
     qconv_case(out, "qconv_group2", u8, i8, u8, (1, 8, 12, 12), 6, (3, 3), pads=(1, 1, 1, 1), group=2)
     qconv_case(out, "qconv_depthwise", u8, i8, u8, (1, 8, 12, 12), 8, (3, 3), (2, 2), (1, 1, 1, 1), group=8)
+    # Depthwise on the pairs path (x86 without VNNI, kernels/qconv-pairs.h): ragged rows of
+    # vectors, both strides, int8 x, uint8 weights with zero points, a depth multiplier of 2,
+    # dilation, an odd count of taps per row (5) and 1-D.
+    qconv_case(out, "qconv_dw_s1_ragged", u8, i8, u8, (1, 6, 20, 37), 6, (3, 3), pads=(1, 1, 1, 1), group=6)
+    qconv_case(out, "qconv_dw_5x5_mult2", i8, u8, i8, (2, 4, 9, 23), 8, (5, 5), pads=(2, 2, 2, 2), group=4,
+               wz_zero=False)
+    qconv_case(out, "qconv_dw_dilated_stride2", u8, i8, u8, (1, 5, 17, 30), 5, (3, 3), (2, 2), (2, 1, 1, 2), (2, 2),
+               group=5, wz_zero=False)
+    qconv_case(out, "qconv_dw_1d", u8, i8, u8, (1, 4, 50), 4, (3,), pads=(1, 1), group=4)
+    qconv_case(out, "qconv_mblocks", u8, i8, u8, (1, 16, 7, 7), 300, (3, 3), pads=(1, 1, 1, 1))  # 2 channel blocks
     qconv_case(out, "qconv_7x7_c3", u8, i8, u8, (1, 3, 32, 32), 16, (7, 7), (2, 2), (3, 3, 3, 3))
     qconv_case(out, "qconv_1d", u8, i8, u8, (1, 8, 30), 12, (5,), pads=(2, 2))
     qconv_case(out, "qconv_k1152", u8, i8, u8, (1, 128, 6, 6), 24, (3, 3), pads=(1, 1, 1, 1))

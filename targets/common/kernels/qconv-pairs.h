@@ -209,3 +209,142 @@ static inline void qconv_pairs(uint8_t *const *t, const int64_t *p, qconv2_plan 
         }
       }
 }
+
+/* ---- Depthwise (one input channel per group) ----
+ * For each channel, a band of input rows is copied into a stack buffer of
+ * int16 pairs of one row's columns dw apart, split by the horizontal stride
+ * into phases, zero points taken off (0 for padding):
+ *   pl[row][phase][j] = (xp[row][j sw + phase], xp[row][j sw + phase + dw])
+ * with xp the padded plane. Taps kw and kw + 1 of a run of 16 output
+ * columns then read 16 consecutive words at column offset (kw dw) / sw of
+ * phase (kw dw) % sw: one glow_qdot2 with the weight pair (w[kw], w[kw + 1])
+ * (w[kw + 1] = 0 for the last tap of an odd row). */
+#define QCONV2_PLANE (QCONV_BUF / 4) /* words of the band buffer */
+#define QCONV2_PLANE_PITCH 1024      /* words of a phase row, at most */
+#define QCONV2_PLANE_PAIRS 64        /* weight pairs (rows x pairs of taps), at most */
+#define QCONV2_PLANE_ROW 4096        /* bytes of a padded input row */
+
+/* Words of one phase row: the output columns in whole vectors, and the taps' offsets. */
+static inline int64_t qconv2_plane_pitch(const int64_t *p) {
+  const int64_t *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20;
+  return (out[2] + 15) / 16 * 16 + (k[2] - 1) * d[2] / s[2];
+}
+
+/* Bytes of the padded input row that qconv2_plane_row reads: the last vector
+ * of the last phase, dw further, and a 32-byte load for stride 2. */
+static inline int64_t qconv2_plane_rowbytes(const int64_t *p) {
+  const int64_t *in = p + 8, *s = p + 17, *d = p + 20, *pb = p + 23;
+  int64_t need = s[2] * (qconv2_plane_pitch(p) + 16) + d[2] + 32;
+  return need > pb[2] + in[2] ? need : pb[2] + in[2];
+}
+
+/* Output rows per band (a constant, as qconv2_plan_for), 0 where this path does not apply. */
+static inline int64_t qconv2_plane_rows(const int64_t *p) {
+  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
+  int64_t pw = qconv2_plane_pitch(p);
+  if (p[7] || p[2] != 1 || in[0] != 1 || out[0] != 1 || k[0] != 1 || pb[0] != 0 || s[2] > 2 ||
+      pw > QCONV2_PLANE_PITCH || k[1] * ((k[2] + 1) / 2) > QCONV2_PLANE_PAIRS ||
+      qconv2_plane_rowbytes(p) > QCONV2_PLANE_ROW)
+    return 0;
+  int64_t rs = s[2] * qconv2_plane_pitch(p), R = (QCONV2_PLANE / rs - (k[1] - 1) * d[1] - 1) / s[1] + 1;
+  if (QCONV2_PLANE / rs < (k[1] - 1) * d[1] + 1)
+    return 0;
+  return R < out[1] ? R : out[1];
+}
+
+/* One input row's phase rows: dst[q][j] for q < sw, j < pw (rounded up to
+ * 16), from rb: the row with pb zero points before it and enough after. */
+static inline void qconv2_plane_row(uint32_t *dst, const uint8_t *rb, int64_t pw, int64_t sw, int64_t dw, int sg,
+                                    int32_t xz) {
+  typedef uint8_t u8x16 __attribute__((vector_size(16), aligned(1)));
+  typedef uint8_t u8x32 __attribute__((vector_size(32), aligned(1)));
+  typedef int8_t s8x16 __attribute__((vector_size(16)));
+  typedef int16_t h16 __attribute__((vector_size(32)));
+  typedef int16_t h32 __attribute__((vector_size(64), aligned(4)));
+  for (int64_t q = 0; q < sw; q++)
+    for (int64_t j = 0; j < pw; j += 16) {
+      u8x16 v[2];
+      for (int h = 0; h < 2; h++) {
+        const uint8_t *src = rb + q + j * sw + h * dw;
+        if (sw == 1) {
+          v[h] = *(const u8x16 *)src;
+        } else {
+          u8x32 a = *(const u8x32 *)src;
+          v[h] = __builtin_shufflevector(a, a, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+        }
+      }
+      h16 lo = (sg ? __builtin_convertvector((s8x16)v[0], h16) : __builtin_convertvector(v[0], h16)) - (int16_t)xz;
+      h16 hi = (sg ? __builtin_convertvector((s8x16)v[1], h16) : __builtin_convertvector(v[1], h16)) - (int16_t)xz;
+      *(h32 *)(dst + q * pw + j) = __builtin_shufflevector(lo, hi, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7,
+                                                           23, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15,
+                                                           31);
+    }
+}
+
+static inline void qconv_plane2(uint8_t *const *t, const int64_t *p, int64_t R) {
+  uint8_t *y = t[0];
+  const uint8_t *x = t[1];
+  const int32_t *b = (const int32_t *)t[9];
+  const float *ws = (const float *)t[5];
+  float xscale = *(const float *)t[2], ys = *(const float *)t[7];
+  int64_t N = p[0], G = p[1], Mg = p[3], ws_pc = p[5], wz_pc = p[6];
+  int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, wsg = (p[4] & GLOW_Q_W_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0;
+  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
+  int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sh = s[1], sw = s[2], dh = d[1], dw = d[2];
+  int64_t KH = k[1], KW = k[2], KP = (KW + 1) / 2, pw = qconv2_plane_pitch(p), rs = sw * pw;
+  int64_t nrow = (R - 1) * sh + (KH - 1) * dh + 1, rbn = qconv2_plane_rowbytes(p);
+  int32_t xz = glow_q_zero(t[3], 0, xsg), yz = glow_q_zero(t[8], 0, ysg);
+  uint32_t buf[QCONV2_PLANE + 16] __attribute__((aligned(64))); /* + the last vector's overrun */
+  uint8_t rb[QCONV2_PLANE_ROW];
+  for (int64_t n = 0; n < N; n++)
+    for (int64_t g = 0; g < G; g++) {
+      const uint8_t *xc = x + (n * G + g) * IH * IW;
+      for (int64_t oh0 = 0; oh0 < OH; oh0 += R) {
+        int64_t rows = OH - oh0 < R ? OH - oh0 : R;
+        for (int64_t lr = 0; lr < nrow; lr++) {
+          int64_t ih = oh0 * sh - pb[1] + lr;
+          if ((uint64_t)ih >= (uint64_t)IH) {
+            for (int64_t j = 0; j < rs; j++)
+              buf[lr * rs + j] = 0;
+            continue;
+          }
+          for (int64_t j = 0; j < pb[2]; j++)
+            rb[j] = (uint8_t)xz;
+          for (int64_t j = 0; j < IW; j++)
+            rb[pb[2] + j] = xc[ih * IW + j];
+          for (int64_t j = pb[2] + IW; j < rbn; j++)
+            rb[j] = (uint8_t)xz;
+          qconv2_plane_row(buf + lr * rs, rb, pw, sw, dw, xsg, xz);
+        }
+        for (int64_t m = 0; m < Mg; m++) {
+          int64_t ch = g * Mg + m;
+          const uint8_t *wm = t[4] + ch * KH * KW;
+          int32_t wz = glow_q_zero(t[6], wz_pc ? ch : 0, wsg), bias = b ? b[ch] : 0;
+          glow_qf16 mult = (glow_qf16){0} + glow_q_multiplier(xscale, ws[ws_pc ? ch : 0], ys);
+          int32_t wp[QCONV2_PLANE_PAIRS];
+          for (int64_t kh = 0; kh < KH; kh++)
+            for (int64_t kp = 0; kp < KP; kp++)
+              wp[kh * KP + kp] = qconv2_pair(GLOW_Q8_ELEM(wm[kh * KW + 2 * kp], wsg) - wz,
+                                             2 * kp + 1 < KW ? GLOW_Q8_ELEM(wm[kh * KW + 2 * kp + 1], wsg) - wz : 0);
+          for (int64_t r0 = 0; r0 < rows; r0++) {
+            uint8_t *yr = y + (n * G * Mg + ch) * OH * OW + (oh0 + r0) * OW;
+            for (int64_t ow0 = 0; ow0 < OW; ow0 += 16) {
+              glow_qi16 acc = (glow_qi16){0} + bias;
+              for (int64_t kh = 0; kh < KH; kh++) {
+                const uint32_t *br = buf + (r0 * sh + kh * dh) * rs + ow0;
+                for (int64_t kp = 0; kp < KP; kp++) {
+                  int64_t c = 2 * kp * dw;
+                  glow_qdot2(&acc, (const glow_qh32 *)(br + c % sw * pw + c / sw), wp[kh * KP + kp]);
+                }
+              }
+              uint8_t v[16];
+              glow_q_saturate16(v, (const int32_t *)&acc, (const float *)&mult, yz, ysg);
+              int64_t nw = OW - ow0 < 16 ? OW - ow0 : 16;
+              for (int64_t j = 0; j < nw; j++)
+                yr[ow0 + j] = v[j];
+            }
+          }
+        }
+      }
+    }
+}

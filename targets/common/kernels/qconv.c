@@ -324,6 +324,11 @@ static inline int64_t qconv_rows_per_band(const int64_t *p, int wide) {
 GLOW_KERNEL(qlinearconv) {
   int wide = glow_qdot_wide();
   if (glow_qdot_pairs()) {
+    int64_t R2 = qconv2_plane_rows(p);
+    if (R2 > 0) {
+      qconv_plane2(t, p, R2);
+      return;
+    }
     int pw = wide;
     qconv2_plan pl = qconv2_plan_for(p, pw);
     if (!pl.R && pw)
