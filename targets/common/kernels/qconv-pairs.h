@@ -12,7 +12,8 @@
  *   wb[r][tap][c2] = (w[2 c2] - wz, w[2 c2 + 1] - wz),
  * so the sums need no zero-point terms. |x - xz| and |w - wz| are at most
  * 255: a pair sum fits in int32 exactly, and so does a whole dot product (as
- * on the other path). The int32 sums of a block of output channels over the
+ * on the other path). A pair's first value is its word's low half, which is
+ * its first in memory on these (little-endian) targets. The int32 sums of a block of output channels over the
  * band's positions stay on the stack across chunks, and are requantized when
  * the last chunk is in. */
 
@@ -87,6 +88,19 @@ static inline void qconv2_pack_row(uint32_t *dst, const uint8_t *x0, const uint8
     dst[j] = qconv2_pair(GLOW_Q8_ELEM(x0[j * sw], sg) - xz, x1 ? GLOW_Q8_ELEM(x1[j * sw], sg) - xz : 0);
   for (; j < jn; j++)
     dst[j] = 0;
+}
+
+/* n weights (w - wz) as int16, into n / 2 words of pairs. W holds C/G rounded
+ * up to 4 channels (compiler/passes/pack-weights.c): a pair's second channel
+ * is always there, and where it is past C/G its x is 0. */
+static inline void qconv2_widen(uint32_t *dst, const int8_t *w, int64_t n, int32_t wz) {
+  typedef int8_t s8x16 __attribute__((vector_size(16), aligned(1)));
+  typedef int16_t h16 __attribute__((vector_size(32), aligned(4)));
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    *(h16 *)(dst + i / 2) = __builtin_convertvector(*(const s8x16 *)(w + i), h16) - (int16_t)wz;
+  for (; i < n; i += 2)
+    dst[i / 2] = qconv2_pair(w[i] - wz, w[i + 1] - wz);
 }
 
 /* The band geometry for rows per band R (in closed form, so that it folds to
@@ -181,11 +195,7 @@ static inline void qconv_pairs(uint8_t *const *t, const int64_t *p, qconv2_plan 
                 const int8_t *wr = w + ch * geo.ksz * geo.c4;
                 int32_t wz = t[6] ? ((const int8_t *)t[6])[wz_pc ? ch : 0] : 0;
                 for (int64_t tap = 0; tap < geo.ksz; tap++)
-                  for (int64_t c = 0; c < geo.Cq; c++) {
-                    int64_t ci = 2 * (c0 + c);
-                    wb[(r * geo.ksz + tap) * geo.Cq + c] =
-                        qconv2_pair(wr[tap * geo.c4 + ci] - wz, ci + 1 < Cg ? wr[tap * geo.c4 + ci + 1] - wz : 0);
-                  }
+                  qconv2_widen(wb + (r * geo.ksz + tap) * geo.Cq, wr + tap * geo.c4 + 2 * c0, 2 * geo.Cq, wz);
               }
               for (int64_t v0 = 0; v0 < nv; v0 += pv) {
                 if (wide)
