@@ -137,7 +137,9 @@ static inline qconv2_plan qconv2_plan_for(const int64_t *p, int wide) {
   return pl;
 }
 
-static inline void qconv_pairs(uint8_t *const *t, const int64_t *p, qconv2_plan pl, int wide) {
+/* Part `part` of `nparts`: a range of each group's output channels (whole tiles). */
+static inline void qconv_pairs(uint8_t *const *t, const int64_t *p, qconv2_plan pl, int wide, int64_t part,
+                               int64_t nparts) {
   uint8_t *y = t[0];
   const uint8_t *x = t[1];
   const int8_t *w = (const int8_t *)t[4];
@@ -149,6 +151,8 @@ static inline void qconv_pairs(uint8_t *const *t, const int64_t *p, qconv2_plan 
   const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
   int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sh = s[1], dh = d[1], R = pl.R, P = pl.P;
   int mr = wide ? QCONV2_WIDE_MR : QCONV2_NARROW_MR, pv = wide ? QCONV2_WIDE_PV : QCONV2_NARROW_PV;
+  int64_t tiles = (Mg + mr - 1) / mr, m_lo = tiles * part / nparts * mr, m_hi = tiles * (part + 1) / nparts * mr;
+  m_hi = m_hi < Mg ? m_hi : Mg;
   qconv_geo geo;
   geo.c4 = (Cg + 3) / 4 * 4;
   geo.KH = k[1];
@@ -165,8 +169,8 @@ static inline void qconv_pairs(uint8_t *const *t, const int64_t *p, qconv2_plan 
   int32_t acc[QCONV2_ACC] __attribute__((aligned(64)));
   for (int64_t n = 0; n < N; n++)
     for (int64_t g = 0; g < G; g++)
-      for (int64_t mb0 = 0; mb0 < Mg; mb0 += pl.mb) {
-        int64_t mbn = Mg - mb0 < pl.mb ? Mg - mb0 : pl.mb;
+      for (int64_t mb0 = m_lo; mb0 < m_hi; mb0 += pl.mb) {
+        int64_t mbn = m_hi - mb0 < pl.mb ? m_hi - mb0 : pl.mb;
         for (int64_t oh0 = 0; oh0 < OH; oh0 += R) {
           int64_t rows = OH - oh0 < R ? OH - oh0 : R, nv = (rows * geo.RW + 15) / 16;
           for (int64_t c0 = 0; c0 < C2; c0 += pl.cq) {
@@ -291,7 +295,8 @@ static inline void qconv2_plane_row(uint32_t *dst, const uint8_t *rb, int64_t pw
     }
 }
 
-static inline void qconv_plane2(uint8_t *const *t, const int64_t *p, int64_t R) {
+/* Part `part` of `nparts`: a range of the (image, channel) pairs. */
+static inline void qconv_plane2(uint8_t *const *t, const int64_t *p, int64_t R, int64_t part, int64_t nparts) {
   uint8_t *y = t[0];
   const uint8_t *x = t[1];
   const int32_t *b = (const int32_t *)t[9];
@@ -306,55 +311,55 @@ static inline void qconv_plane2(uint8_t *const *t, const int64_t *p, int64_t R) 
   int32_t xz = glow_q_zero(t[3], 0, xsg), yz = glow_q_zero(t[8], 0, ysg);
   uint32_t buf[QCONV2_PLANE + 16] __attribute__((aligned(64))); /* + the last vector's overrun */
   uint8_t rb[QCONV2_PLANE_ROW];
-  for (int64_t n = 0; n < N; n++)
-    for (int64_t g = 0; g < G; g++) {
-      const uint8_t *xc = x + (n * G + g) * IH * IW;
-      for (int64_t oh0 = 0; oh0 < OH; oh0 += R) {
-        int64_t rows = OH - oh0 < R ? OH - oh0 : R;
-        for (int64_t lr = 0; lr < nrow; lr++) {
-          int64_t ih = oh0 * sh - pb[1] + lr;
-          if ((uint64_t)ih >= (uint64_t)IH) {
-            for (int64_t j = 0; j < rs; j++)
-              buf[lr * rs + j] = 0;
-            continue;
-          }
-          for (int64_t j = 0; j < pb[2]; j++)
-            rb[j] = (uint8_t)xz;
-          for (int64_t j = 0; j < IW; j++)
-            rb[pb[2] + j] = xc[ih * IW + j];
-          for (int64_t j = pb[2] + IW; j < rbn; j++)
-            rb[j] = (uint8_t)xz;
-          qconv2_plane_row(buf + lr * rs, rb, pw, sw, dw, xsg, xz);
+  for (int64_t u = N * G * part / nparts; u < N * G * (part + 1) / nparts; u++) {
+    int64_t n = u / G, g = u % G;
+    const uint8_t *xc = x + u * IH * IW;
+    for (int64_t oh0 = 0; oh0 < OH; oh0 += R) {
+      int64_t rows = OH - oh0 < R ? OH - oh0 : R;
+      for (int64_t lr = 0; lr < nrow; lr++) {
+        int64_t ih = oh0 * sh - pb[1] + lr;
+        if ((uint64_t)ih >= (uint64_t)IH) {
+          for (int64_t j = 0; j < rs; j++)
+            buf[lr * rs + j] = 0;
+          continue;
         }
-        for (int64_t m = 0; m < Mg; m++) {
-          int64_t ch = g * Mg + m;
-          const uint8_t *wm = t[4] + ch * KH * KW;
-          int32_t wz = glow_q_zero(t[6], wz_pc ? ch : 0, wsg), bias = b ? b[ch] : 0;
-          glow_qf16 mult = (glow_qf16){0} + glow_q_multiplier(xscale, ws[ws_pc ? ch : 0], ys);
-          int32_t wp[QCONV2_PLANE_PAIRS];
-          for (int64_t kh = 0; kh < KH; kh++)
-            for (int64_t kp = 0; kp < KP; kp++)
-              wp[kh * KP + kp] = qconv2_pair(GLOW_Q8_ELEM(wm[kh * KW + 2 * kp], wsg) - wz,
-                                             2 * kp + 1 < KW ? GLOW_Q8_ELEM(wm[kh * KW + 2 * kp + 1], wsg) - wz : 0);
-          for (int64_t r0 = 0; r0 < rows; r0++) {
-            uint8_t *yr = y + (n * G * Mg + ch) * OH * OW + (oh0 + r0) * OW;
-            for (int64_t ow0 = 0; ow0 < OW; ow0 += 16) {
-              glow_qi16 acc = (glow_qi16){0} + bias;
-              for (int64_t kh = 0; kh < KH; kh++) {
-                const uint32_t *br = buf + (r0 * sh + kh * dh) * rs + ow0;
-                for (int64_t kp = 0; kp < KP; kp++) {
-                  int64_t c = 2 * kp * dw;
-                  glow_qdot2(&acc, (const glow_qh32 *)(br + c % sw * pw + c / sw), wp[kh * KP + kp]);
-                }
+        for (int64_t j = 0; j < pb[2]; j++)
+          rb[j] = (uint8_t)xz;
+        for (int64_t j = 0; j < IW; j++)
+          rb[pb[2] + j] = xc[ih * IW + j];
+        for (int64_t j = pb[2] + IW; j < rbn; j++)
+          rb[j] = (uint8_t)xz;
+        qconv2_plane_row(buf + lr * rs, rb, pw, sw, dw, xsg, xz);
+      }
+      for (int64_t m = 0; m < Mg; m++) {
+        int64_t ch = g * Mg + m;
+        const uint8_t *wm = t[4] + ch * KH * KW;
+        int32_t wz = glow_q_zero(t[6], wz_pc ? ch : 0, wsg), bias = b ? b[ch] : 0;
+        glow_qf16 mult = (glow_qf16){0} + glow_q_multiplier(xscale, ws[ws_pc ? ch : 0], ys);
+        int32_t wp[QCONV2_PLANE_PAIRS];
+        for (int64_t kh = 0; kh < KH; kh++)
+          for (int64_t kp = 0; kp < KP; kp++)
+            wp[kh * KP + kp] = qconv2_pair(GLOW_Q8_ELEM(wm[kh * KW + 2 * kp], wsg) - wz,
+                                           2 * kp + 1 < KW ? GLOW_Q8_ELEM(wm[kh * KW + 2 * kp + 1], wsg) - wz : 0);
+        for (int64_t r0 = 0; r0 < rows; r0++) {
+          uint8_t *yr = y + (n * G * Mg + ch) * OH * OW + (oh0 + r0) * OW;
+          for (int64_t ow0 = 0; ow0 < OW; ow0 += 16) {
+            glow_qi16 acc = (glow_qi16){0} + bias;
+            for (int64_t kh = 0; kh < KH; kh++) {
+              const uint32_t *br = buf + (r0 * sh + kh * dh) * rs + ow0;
+              for (int64_t kp = 0; kp < KP; kp++) {
+                int64_t c = 2 * kp * dw;
+                glow_qdot2(&acc, (const glow_qh32 *)(br + c % sw * pw + c / sw), wp[kh * KP + kp]);
               }
-              uint8_t v[16];
-              glow_q_saturate16(v, (const int32_t *)&acc, (const float *)&mult, yz, ysg);
-              int64_t nw = OW - ow0 < 16 ? OW - ow0 : 16;
-              for (int64_t j = 0; j < nw; j++)
-                yr[ow0 + j] = v[j];
             }
+            uint8_t v[16];
+            glow_q_saturate16(v, (const int32_t *)&acc, (const float *)&mult, yz, ysg);
+            int64_t nw = OW - ow0 < 16 ? OW - ow0 : 16;
+            for (int64_t j = 0; j < nw; j++)
+              yr[ow0 + j] = v[j];
           }
         }
       }
     }
+  }
 }

@@ -318,15 +318,16 @@ static inline int64_t qconv_rows_per_band(const int64_t *p, int wide) {
 
 #include "kernels/qconv-pairs.h"
 
-/* Int16 pairs where the target wants them (qconv-pairs.h), else 4-byte dot
- * products: the wide tile where the target has the registers and a band of
- * it fits, else the narrow one; else the direct loops. */
-GLOW_KERNEL(qlinearconv) {
+/* Int16 pairs where the target wants them (qconv-pairs.h), split into parts;
+ * else 4-byte dot products, in part 0: the wide tile where the target has the
+ * registers and a band of it fits, else the narrow one; else the direct
+ * loops. */
+GLOW_KERNEL_PART(qlinearconv) {
   int wide = glow_qdot_wide();
   if (glow_qdot_pairs()) {
     int64_t R2 = qconv2_plane_rows(p);
     if (R2 > 0) {
-      qconv_plane2(t, p, R2);
+      qconv_plane2(t, p, R2, part, nparts);
       return;
     }
     int pw = wide;
@@ -334,10 +335,12 @@ GLOW_KERNEL(qlinearconv) {
     if (!pl.R && pw)
       pl = qconv2_plan_for(p, pw = 0);
     if (pl.R) {
-      qconv_pairs(t, p, pl, pw);
+      qconv_pairs(t, p, pl, pw, part, nparts);
       return;
     }
   }
+  if (part != 0)
+    return;
   int64_t R = qconv_rows_per_band(p, wide);
   if (wide && R <= 0)
     R = qconv_rows_per_band(p, wide = 0);
@@ -346,6 +349,8 @@ GLOW_KERNEL(qlinearconv) {
   else
     qconv_direct(t, p);
 }
+
+GLOW_KERNEL(qlinearconv) { glow_k_qlinearconv_part(t, p, 0, 1); }
 
 /* int16 X, W and Y (Int16 quantization): the direct loops, int64 sums. */
 GLOW_KERNEL(qlinearconv16) { qconv_direct16(t, p); }
