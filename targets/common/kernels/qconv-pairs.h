@@ -140,27 +140,12 @@ static inline qconv2_plan qconv2_plan_for(const int64_t *p, int wide) {
 /* Part `part` of `nparts`: a range of each group's output channels (whole tiles). */
 static inline void qconv_pairs(uint8_t *const *t, const int64_t *p, qconv2_plan pl, int wide, int64_t part,
                                int64_t nparts) {
-  uint8_t *y = t[0];
-  const uint8_t *x = t[1];
-  const int8_t *w = (const int8_t *)t[4];
-  const int32_t *b = (const int32_t *)t[9];
-  const float *ws = (const float *)t[5];
-  float xscale = *(const float *)t[2], ys = *(const float *)t[7];
-  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], ws_pc = p[5], wz_pc = p[6];
-  int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0;
-  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
-  int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sh = s[1], dh = d[1], R = pl.R, P = pl.P;
+  QCONV_BAND_ARGS(t, p);
+  int64_t R = pl.R, P = pl.P;
   int mr = wide ? QCONV2_WIDE_MR : QCONV2_NARROW_MR, pv = wide ? QCONV2_WIDE_PV : QCONV2_NARROW_PV;
   int64_t tiles = (Mg + mr - 1) / mr, m_lo = tiles * part / nparts * mr, m_hi = tiles * (part + 1) / nparts * mr;
   m_hi = m_hi < Mg ? m_hi : Mg;
-  qconv_geo geo;
-  geo.c4 = (Cg + 3) / 4 * 4;
-  geo.KH = k[1];
-  geo.KW = k[2];
-  geo.sw = s[2];
-  geo.dw = d[2];
-  geo.RW = OW + (geo.KW - 1) * geo.dw / geo.sw;
-  geo.ksz = geo.KH * geo.KW;
+  qconv_geo geo = qconv_geo_of(p);
   geo.SL = P + (geo.KW - 1) * geo.dw / geo.sw;
   int64_t C2 = (Cg + 1) / 2;
   int32_t xz = glow_q_zero(t[3], 0, xsg), yz = glow_q_zero(t[8], 0, ysg);

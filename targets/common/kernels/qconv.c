@@ -199,27 +199,39 @@ static inline void qconv_pack_row(uint32_t *dst, const uint8_t *const *xr, int64
     dst[j] = padw;
 }
 
-static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, int wide) {
-  uint8_t *y = t[0];
-  const uint8_t *x = t[1];
-  const int8_t *w = (const int8_t *)t[4];
-  const int32_t *b = (const int32_t *)t[9];
-  const float *ws = (const float *)t[5];
-  float xscale = *(const float *)t[2], ys = *(const float *)t[7];
-  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], ws_pc = p[5], wz_pc = p[6];
-  int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0;
-  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
-  int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sh = s[1], dh = d[1];
-  int pv = wide ? QCONV_WIDE_PV : QCONV_NARROW_PV, mr = wide ? QCONV_WIDE_MR : QCONV_NARROW_MR;
+/* The operands and parameters of the band paths (here and qconv-pairs.h), as locals. */
+#define QCONV_BAND_ARGS(t, p)                                                                                          \
+  uint8_t *y = t[0];                                                                                                   \
+  const uint8_t *x = t[1];                                                                                             \
+  const int8_t *w = (const int8_t *)t[4];                                                                              \
+  const int32_t *b = (const int32_t *)t[9];                                                                            \
+  const float *ws = (const float *)t[5];                                                                               \
+  float xscale = *(const float *)t[2], ys = *(const float *)t[7];                                                      \
+  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], ws_pc = p[5], wz_pc = p[6];                                        \
+  int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0;                                       \
+  const int64_t *in = p + 8, *out = p + 11, *s = p + 17, *d = p + 20, *pb = p + 23;                                    \
+  int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sh = s[1], dh = d[1]
+
+/* The band geometry that does not depend on the band (Cq and SL do). */
+static inline qconv_geo qconv_geo_of(const int64_t *p) {
+  const int64_t *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20;
   qconv_geo geo;
-  geo.c4 = (Cg + 3) / 4 * 4;
+  geo.c4 = (p[2] + 3) / 4 * 4;
   geo.Cq = geo.c4 / 4;
   geo.KH = k[1];
   geo.KW = k[2];
   geo.sw = s[2];
   geo.dw = d[2];
-  geo.RW = OW + (geo.KW - 1) * geo.dw / geo.sw;
+  geo.RW = out[2] + (geo.KW - 1) * geo.dw / geo.sw;
   geo.ksz = geo.KH * geo.KW;
+  geo.SL = 0;
+  return geo;
+}
+
+static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, int wide) {
+  QCONV_BAND_ARGS(t, p);
+  int pv = wide ? QCONV_WIDE_PV : QCONV_NARROW_PV, mr = wide ? QCONV_WIDE_MR : QCONV_NARROW_MR;
+  qconv_geo geo = qconv_geo_of(p);
   int64_t nvb = ((R * geo.RW + 15) / 16 + pv - 1) / pv * pv; /* vectors per band */
   geo.SL = nvb * 16 + (geo.KW - 1) * geo.dw / geo.sw;
   /* x as the dot product takes it: unsigned (int8 x flipped), or signed (uint8 x flipped). */
