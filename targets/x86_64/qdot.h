@@ -86,10 +86,17 @@ __attribute__((target("avx2"))) static inline void glow_qdot2_256(glow_qi16 *acc
   *acc += (glow_qi16)__builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 }
 
+/* x is 4-byte aligned: loaded as a whole (a glow_v8hi_ pointer would claim 16,
+ * and SSE's movdqa and pmaddwd with a memory operand fault without it). */
 static inline void glow_qdot2_128(glow_qi16 *acc, const glow_qh32 *x, int32_t w2) {
   glow_v4si_ w = (glow_v4si_){0} + w2, r[4];
+  glow_v32hi_ v = (glow_v32hi_)*x;
+  glow_v8hi_ h[4] = {__builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7),
+                     __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15),
+                     __builtin_shufflevector(v, v, 16, 17, 18, 19, 20, 21, 22, 23),
+                     __builtin_shufflevector(v, v, 24, 25, 26, 27, 28, 29, 30, 31)};
   for (int q = 0; q < 4; q++)
-    r[q] = __builtin_ia32_pmaddwd128(((const glow_v8hi_ *)x)[q], (glow_v8hi_)w);
+    r[q] = __builtin_ia32_pmaddwd128(h[q], (glow_v8hi_)w);
   *acc += (glow_qi16)__builtin_shufflevector(__builtin_shufflevector(r[0], r[1], 0, 1, 2, 3, 4, 5, 6, 7),
                                              __builtin_shufflevector(r[2], r[3], 0, 1, 2, 3, 4, 5, 6, 7), 0, 1, 2, 3,
                                              4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
