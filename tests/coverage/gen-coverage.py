@@ -369,6 +369,10 @@ def pool():
          12),
         ("maxpool_2d_same_lower", "MaxPool", [1, 2, 7, 8],
          {"kernel_shape": [3, 2], "strides": [2, 3], "auto_pad": "SAME_LOWER"}, 12),
+        # Rows of 16 outputs and more (float32 2-D rows in vectors, kernels/pool.c), both strides
+        ("maxpool_2d_wide_s1_pads", "MaxPool", [1, 3, 5, 45], {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}, 12),
+        ("maxpool_2d_wide_s2_dil_ceil", "MaxPool", [1, 2, 7, 77],
+         {"kernel_shape": [3, 3], "strides": [2, 2], "dilations": [1, 2], "pads": [0, 1, 1, 0], "ceil_mode": 1}, 12),
         ("maxpool_3d_ceil_dil", "MaxPool", [1, 2, 7, 6, 7],
          {"kernel_shape": [2, 3, 2], "strides": [2, 1, 2], "dilations": [1, 2, 2], "ceil_mode": 1}, 12),
         ("maxpool_3d_same_upper", "MaxPool", [1, 2, 5, 6, 7],

@@ -48,18 +48,6 @@ static inline int pool_whole_plane(const int64_t *p) {
 /* Part `part` of `nparts` (threads): a range of the N*C planes. */
 #define POOL_PART_PLANES int64_t nc0 = p[0] * part / nparts, nc1 = p[0] * (part + 1) / nparts
 
-/* t: Y, X */
-#define MAXPOOL(SUF, T, LOWEST)                                                                                        \
-  GLOW_KERNEL_PART(maxpool_##SUF) {                                                                                    \
-    T *y = (T *)t[0];                                                                                                  \
-    POOL_PART_PLANES;                                                                                                  \
-    POOL_LOOP_PLANES(nc0, nc1, T, (const T *)t[1], T acc = LOWEST, acc = v > acc ? v : acc, y[oi] = acc)               \
-  }                                                                                                                    \
-  GLOW_KERNEL(maxpool_##SUF) { glow_k_maxpool_##SUF##_part(t, p, 0, 1); }
-
-MAXPOOL(f32, float, -__builtin_inff())
-MAXPOOL(f64, double, -__builtin_inf())
-
 /* int8, uint8 and int16 (quantized models: the max commutes with the quantization, so
  * it works on the integers directly; int16 exactly in float too), an output row at a time: for each tap,
  * the output columns whose input is inside X form a range, and the max over
@@ -76,40 +64,130 @@ MAXPOOL_TAPS(u8, uint8_t, 0.0f)
 MAXPOOL_TAPS(i8, int8_t, -128.0f)
 MAXPOOL_TAPS(i16, int16_t, -32768.0f)
 
+/* An output row at a time, planes [NC0, NC1): for each tap, the output columns
+ * whose input is inside X form a range, and the max over that range vectorizes
+ * (v > y ? v : y, as the loop over taps: the taps of each output in the same
+ * order, so NaN and signed zeros come out the same). */
+#define MAXPOOL_ROW_LOOP(T, LOWEST, NC0, NC1)                                                                          \
+  T *y = (T *)t[0];                                                                                                    \
+  const T *x = (const T *)t[1];                                                                                        \
+  const int64_t *in = p + 1, *out = p + 4, *k = p + 7, *s = p + 10, *d = p + 13, *pb = p + 16;                         \
+  int64_t isz = in[0] * in[1] * in[2];                                                                                 \
+  for (int64_t nc = (NC0); nc < (NC1); nc++)                                                                           \
+    for (int64_t od = 0; od < out[0]; od++)                                                                            \
+      for (int64_t oh = 0; oh < out[1]; oh++) {                                                                        \
+        T *yr = y + ((nc * out[0] + od) * out[1] + oh) * out[2];                                                       \
+        for (int64_t ow = 0; ow < out[2]; ow++)                                                                        \
+          yr[ow] = LOWEST;                                                                                             \
+        for (int64_t kd = 0; kd < k[0]; kd++) {                                                                        \
+          int64_t id = od * s[0] + kd * d[0] - pb[0];                                                                  \
+          for (int64_t kh = 0; (uint64_t)id < (uint64_t)in[0] && kh < k[1]; kh++) {                                    \
+            int64_t ih = oh * s[1] + kh * d[1] - pb[1];                                                                \
+            if ((uint64_t)ih >= (uint64_t)in[1])                                                                       \
+              continue;                                                                                                \
+            const T *xr = x + nc * isz + (id * in[1] + ih) * in[2];                                                    \
+            for (int64_t kw = 0; kw < k[2]; kw++) {                                                                    \
+              int64_t w0, w1, iw0 = kw * d[2] - pb[2];                                                                 \
+              glow_nn_range(iw0, s[2], in[2], out[2], &w0, &w1);                                                       \
+              for (int64_t ow = w0; ow < w1; ow++) {                                                                   \
+                T v = xr[ow * s[2] + iw0];                                                                             \
+                yr[ow] = v > yr[ow] ? v : yr[ow];                                                                      \
+              }                                                                                                        \
+            }                                                                                                          \
+          }                                                                                                            \
+        }                                                                                                              \
+      }
+
+/* float32, 2-D, horizontal stride 1 or 2: 16 outputs of a row in a register
+ * over their windows' taps in order, where the windows (and a stride-2 load of
+ * 32 floats) lie inside the row; the row's other outputs (a pad's worth at
+ * each end) one by one. The taps of each output are taken in the same order as
+ * by the loop over taps. */
+typedef int32_t glow_pool_v16i __attribute__((vector_size(64)));
+
+/* The outputs [*v0, *v1) of a row whose windows lie inside it, stride-2 loads included. */
+static inline void maxpool_v16_range(const int64_t *p, int64_t *v0, int64_t *v1) {
+  const int64_t *in = p + 1, *out = p + 4, *k = p + 7, *s = p + 10, *d = p + 13, *pb = p + 16;
+  int64_t sw = s[2], last = in[2] - sw - ((k[2] - 1) * d[2] - pb[2]); /* ow * sw + reach + sw - 1 < IW */
+  *v0 = (pb[2] + sw - 1) / sw;
+  *v1 = last < 0 ? 0 : last / sw + 1;
+  *v1 = *v1 < out[2] ? *v1 : out[2];
+}
+
+/* 2-D, stride 1 or 2, and at least 16 such outputs in a row. */
+static inline int maxpool_v16_applies(const int64_t *p) {
+  int64_t v0, v1;
+  maxpool_v16_range(p, &v0, &v1);
+  return p[1] == 1 && p[7] == 1 && (p[12] == 1 || p[12] == 2) && v1 - v0 >= 16;
+}
+
+static inline void maxpool_v16_f32(uint8_t *const *t, const int64_t *p, int64_t nc0, int64_t nc1) {
+  float *y = (float *)t[0];
+  const float *x = (const float *)t[1];
+  const int64_t *in = p + 1, *out = p + 4, *k = p + 7, *s = p + 10, *d = p + 13, *pb = p + 16;
+  int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sw = s[2], v0, v1;
+  maxpool_v16_range(p, &v0, &v1);
+  for (int64_t nc = nc0; nc < nc1; nc++)
+    for (int64_t oh = 0; oh < OH; oh++) {
+      float *yr = y + (nc * OH + oh) * OW;
+      int64_t kh0, kh1, bh = oh * s[1] - pb[1];
+      glow_nn_range(bh, d[1], IH, k[1], &kh0, &kh1);
+      for (int64_t ow = 0; ow < OW;) {
+        if (ow >= v0 && ow < v1) /* the last vector may overlap the one before */
+          ow = ow + 16 <= v1 ? ow : v1 - 16;
+        const float *xp = x + nc * IH * IW + ow * sw - pb[2];
+        if (ow >= v0 && ow < v1) {
+          glow_nn_v16 acc = (glow_nn_v16){0} - __builtin_inff();
+          for (int64_t kh = kh0; kh < kh1; kh++)
+            for (int64_t kw = 0; kw < k[2]; kw++) {
+              const float *xr = xp + (bh + kh * d[1]) * IW + kw * d[2];
+              glow_nn_v16 v = *(const glow_nn_v16 *)xr;
+              if (sw == 2)
+                v = __builtin_shufflevector(v, *(const glow_nn_v16 *)(xr + 16), 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+                                            22, 24, 26, 28, 30);
+              glow_pool_v16i m = v > acc; /* v > acc ? v : acc, lane by lane (maxps) */
+              acc = (glow_nn_v16)(((glow_pool_v16i)v & m) | ((glow_pool_v16i)acc & ~m));
+            }
+          *(glow_nn_v16 *)(yr + ow) = acc;
+          ow += 16;
+          continue;
+        }
+        int64_t kw0, kw1;
+        glow_nn_range(ow * sw - pb[2], d[2], IW, k[2], &kw0, &kw1);
+        float acc = -__builtin_inff();
+        for (int64_t kh = kh0; kh < kh1; kh++)
+          for (int64_t kw = kw0; kw < kw1; kw++) {
+            float v = xp[(bh + kh * d[1]) * IW + kw * d[2]];
+            acc = v > acc ? v : acc;
+          }
+        yr[ow++] = acc;
+      }
+    }
+}
+
+/* Floats: a row at a time (float32 2-D: maxpool_v16_f32), planes split into
+ * parts (threads). t: Y, X */
+#define MAXPOOL(SUF, T, LOWEST, V16)                                                                                   \
+  GLOW_KERNEL_PART(maxpool_##SUF) {                                                                                    \
+    POOL_PART_PLANES;                                                                                                  \
+    if (V16 && maxpool_v16_applies(p)) {                                                                               \
+      maxpool_v16_f32(t, p, nc0, nc1);                                                                                 \
+      return;                                                                                                          \
+    }                                                                                                                  \
+    MAXPOOL_ROW_LOOP(T, LOWEST, nc0, nc1)                                                                              \
+  }                                                                                                                    \
+  GLOW_KERNEL(maxpool_##SUF) { glow_k_maxpool_##SUF##_part(t, p, 0, 1); }
+
+MAXPOOL(f32, float, -__builtin_inff(), 1)
+MAXPOOL(f64, double, -__builtin_inf(), 0)
+
 #define MAXPOOL_ROWS(SUF, T, LOWEST)                                                                                   \
   GLOW_KERNEL(maxpool_##SUF) {                                                                                         \
     if (p[6] < 32) {                                                                                                   \
       glow_k_maxpool_##SUF##_taps(t, p);                                                                               \
       return;                                                                                                          \
     }                                                                                                                  \
-    T *y = (T *)t[0];                                                                                                  \
-    const T *x = (const T *)t[1];                                                                                      \
-    const int64_t *in = p + 1, *out = p + 4, *k = p + 7, *s = p + 10, *d = p + 13, *pb = p + 16;                       \
-    int64_t isz = in[0] * in[1] * in[2];                                                                               \
-    for (int64_t nc = 0; nc < p[0]; nc++)                                                                              \
-      for (int64_t od = 0; od < out[0]; od++)                                                                          \
-        for (int64_t oh = 0; oh < out[1]; oh++) {                                                                      \
-          T *yr = y + ((nc * out[0] + od) * out[1] + oh) * out[2];                                                     \
-          for (int64_t ow = 0; ow < out[2]; ow++)                                                                      \
-            yr[ow] = LOWEST;                                                                                           \
-          for (int64_t kd = 0; kd < k[0]; kd++) {                                                                      \
-            int64_t id = od * s[0] + kd * d[0] - pb[0];                                                                \
-            for (int64_t kh = 0; (uint64_t)id < (uint64_t)in[0] && kh < k[1]; kh++) {                                  \
-              int64_t ih = oh * s[1] + kh * d[1] - pb[1];                                                              \
-              if ((uint64_t)ih >= (uint64_t)in[1])                                                                     \
-                continue;                                                                                              \
-              const T *xr = x + nc * isz + (id * in[1] + ih) * in[2];                                                  \
-              for (int64_t kw = 0; kw < k[2]; kw++) {                                                                  \
-                int64_t w0, w1, iw0 = kw * d[2] - pb[2];                                                               \
-                glow_nn_range(iw0, s[2], in[2], out[2], &w0, &w1);                                                     \
-                for (int64_t ow = w0; ow < w1; ow++) {                                                                 \
-                  T v = xr[ow * s[2] + iw0];                                                                           \
-                  yr[ow] = v > yr[ow] ? v : yr[ow];                                                                    \
-                }                                                                                                      \
-              }                                                                                                        \
-            }                                                                                                          \
-          }                                                                                                            \
-        }                                                                                                              \
+    MAXPOOL_ROW_LOOP(T, LOWEST, 0, p[0])                                                                               \
   }
 
 MAXPOOL_ROWS(u8, uint8_t, 0)
