@@ -92,7 +92,7 @@ static int dft_get(const glow_graph *g, const glow_node *n, glow_sig_dft *d, int
 }
 
 static int infer_dft(glow_graph *g, glow_node *n) {
-  glow_sig_dft d;
+  glow_sig_dft d = {0};
   int64_t dims[GLOW_MAX_RANK];
   if (dft_get(g, n, &d, dims))
     return -1;
@@ -101,7 +101,7 @@ static int infer_dft(glow_graph *g, glow_node *n) {
 }
 
 static int eval_dft(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
-  glow_sig_dft d;
+  glow_sig_dft d = {0};
   int64_t dims[GLOW_MAX_RANK];
   if (dft_get(g, n, &d, dims))
     return -1;
@@ -110,7 +110,7 @@ static int eval_dft(const glow_graph *g, const glow_node *n, void *const *outs, 
 }
 
 static int lower_dft(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
-  glow_sig_dft d;
+  glow_sig_dft d = {0};
   int64_t dims[GLOW_MAX_RANK];
   if (dft_get(g, n, &d, dims))
     return -1;

@@ -46,7 +46,7 @@ static int stft_get(const glow_graph *g, const glow_node *n, glow_sig_dft *d) {
 }
 
 static int infer_stft(glow_graph *g, glow_node *n) {
-  glow_sig_dft d;
+  glow_sig_dft d = {0};
   if (stft_get(g, n, &d))
     return -1;
   int64_t dims[4] = {d.outer, d.frames, d.nbins, 2};
@@ -55,7 +55,7 @@ static int infer_stft(glow_graph *g, glow_node *n) {
 }
 
 static int eval_stft(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
-  glow_sig_dft d;
+  glow_sig_dft d = {0};
   if (stft_get(g, n, &d))
     return -1;
   glow_sig_dft_eval(&d, outs[0], ins[0], d.window >= 0 ? ins[d.window] : NULL);
@@ -63,7 +63,7 @@ static int eval_stft(const glow_graph *g, const glow_node *n, void *const *outs,
 }
 
 static int lower_stft(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
-  glow_sig_dft d;
+  glow_sig_dft d = {0};
   if (stft_get(g, n, &d))
     return -1;
   glow_sig_dft_lower(&d, n, kc);

@@ -158,7 +158,7 @@ static int read_entry(const reader *r, const yaml_node_t *m, glow_profile_entry 
     return bad(r, m, "a profile entry lacks %s", !name ? "NodeOutputName" : !min ? "Min" : !max ? "Max" : "Histogram");
   if (name->type != YAML_SCALAR_NODE || !*text(name))
     return bad(r, name, "%s", "NodeOutputName is not a non-empty string");
-  double lo, hi;
+  double lo = 0, hi = 0; /* set by read_number (gcc -O3 cannot tell) */
   if (read_number(r, min, "Min", &lo) || read_number(r, max, "Max", &hi))
     return -1;
   if (lo > hi)
