@@ -13,9 +13,9 @@
  * so the sums need no zero-point terms. |x - xz| and |w - wz| are at most
  * 255: a pair sum fits in int32 exactly, and so does a whole dot product (as
  * on the other path). A pair's first value is its word's low half, which is
- * its first in memory on these (little-endian) targets. The int32 sums of a block of output channels over the
- * band's positions stay on the stack across chunks, and are requantized when
- * the last chunk is in. */
+ * its first in memory on these (little-endian) targets. The int32 sums of a
+ * block of output channels over the band's positions stay on the stack across
+ * chunks, and are requantized when the last chunk is in. */
 
 #define QCONV2_ACC GLOW_STACK_PANEL_FLOATS        /* int32 sums: a block of output channels x positions */
 #define QCONV2_WBUF (GLOW_STACK_PANEL_FLOATS / 4) /* widened weight pairs: MR x taps x a chunk */
@@ -25,10 +25,26 @@
 #define QCONV2_WIDE_PV 2
 #define QCONV2_NARROW_MR 6
 #define QCONV2_NARROW_PV 1
-#define QCONV2_MR_MAX 8
-#define QCONV2_PV_MAX 2
 
 static inline uint32_t qconv2_pair(int32_t a, int32_t b) { return (uint32_t)(uint16_t)a | (uint32_t)(uint16_t)b << 16; }
+
+typedef uint8_t qconv2_u8x16 __attribute__((vector_size(16), aligned(1)));
+typedef int8_t qconv2_s8x16 __attribute__((vector_size(16), aligned(1)));
+typedef int16_t qconv2_h16 __attribute__((vector_size(32), aligned(4)));
+typedef int16_t qconv2_h32 __attribute__((vector_size(64), aligned(4)));
+
+/* 16 bytes (int8 with sg) as int16, less z, into *o. Wider vectors go by pointer
+ * (by value they would change the ABI on targets without AVX). */
+static inline void qconv2_less_zero(qconv2_h16 *o, qconv2_u8x16 v, int sg, int32_t z) {
+  *o = (sg ? __builtin_convertvector((qconv2_s8x16)v, qconv2_h16) : __builtin_convertvector(v, qconv2_h16)) -
+       (int16_t)z;
+}
+
+/* 16 pairs (a[i], b[i]) as 16 words. */
+static inline void qconv2_interleave(uint32_t *dst, const qconv2_h16 *a, const qconv2_h16 *b) {
+  *(qconv2_h32 *)dst = __builtin_shufflevector(*a, *b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23, 8, 24,
+                                               9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+}
 
 /* The register tile over one chunk: acc rows r (stride P) at positions
  * [16 v0, 16 (v0 + PV)) += the chunk's pairs of buf times wb[r]; the first
@@ -68,21 +84,16 @@ QCONV2_TILE(qconv2_tile_narrow, QCONV2_NARROW_MR, QCONV2_NARROW_PV)
  * the high halves. sg: int8 x. Unit strides go 16 columns at a time. */
 static inline void qconv2_pack_row(uint32_t *dst, const uint8_t *x0, const uint8_t *x1, int64_t j0, int64_t j1,
                                    int64_t jn, int64_t sw, int sg, int32_t xz) {
-  typedef uint8_t u8x16 __attribute__((vector_size(16), aligned(1)));
-  typedef int8_t s8x16 __attribute__((vector_size(16), aligned(1)));
-  typedef int16_t h16 __attribute__((vector_size(32)));
-  typedef int16_t h32 __attribute__((vector_size(64), aligned(4)));
   int64_t j = 0;
   for (; j < j0; j++)
     dst[j] = 0;
   if (sw == 1)
     for (; j + 16 <= j1; j += 16) {
-      u8x16 b0 = *(const u8x16 *)(x0 + j), b1 = x1 ? *(const u8x16 *)(x1 + j) : (u8x16){0};
-      h16 a = (sg ? __builtin_convertvector((s8x16)b0, h16) : __builtin_convertvector(b0, h16)) - (int16_t)xz;
-      h16 b = x1 ? (sg ? __builtin_convertvector((s8x16)b1, h16) : __builtin_convertvector(b1, h16)) - (int16_t)xz
-                 : (h16){0};
-      *(h32 *)(dst + j) = __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23, 8, 24, 9,
-                                                  25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+      qconv2_h16 a, b = {0};
+      qconv2_less_zero(&a, *(const qconv2_u8x16 *)(x0 + j), sg, xz);
+      if (x1)
+        qconv2_less_zero(&b, *(const qconv2_u8x16 *)(x1 + j), sg, xz);
+      qconv2_interleave(dst + j, &a, &b);
     }
   for (; j < j1; j++)
     dst[j] = qconv2_pair(GLOW_Q8_ELEM(x0[j * sw], sg) - xz, x1 ? GLOW_Q8_ELEM(x1[j * sw], sg) - xz : 0);
@@ -94,27 +105,25 @@ static inline void qconv2_pack_row(uint32_t *dst, const uint8_t *x0, const uint8
  * up to 4 channels (compiler/passes/pack-weights.c): a pair's second channel
  * is always there, and where it is past C/G its x is 0. */
 static inline void qconv2_widen(uint32_t *dst, const int8_t *w, int64_t n, int32_t wz) {
-  typedef int8_t s8x16 __attribute__((vector_size(16), aligned(1)));
-  typedef int16_t h16 __attribute__((vector_size(32), aligned(4)));
   int64_t i = 0;
   for (; i + 16 <= n; i += 16)
-    *(h16 *)(dst + i / 2) = __builtin_convertvector(*(const s8x16 *)(w + i), h16) - (int16_t)wz;
+    qconv2_less_zero((qconv2_h16 *)(dst + i / 2), *(const qconv2_u8x16 *)(w + i), 1, wz);
   for (; i < n; i += 2)
     dst[i / 2] = qconv2_pair(w[i] - wz, w[i + 1] - wz);
 }
 
 /* The band geometry for rows per band R (in closed form, so that it folds to
  * a constant): the positions P, the channel pairs per chunk and the output
- * channels per block; 0 where it does not apply (qconv_rows_per_band's cases,
- * and bands or chunks that do not fit). */
+ * channels per block; 0 where it does not apply (qconv_band_applies, and
+ * bands or chunks that do not fit). */
 typedef struct {
   int64_t R, P, cq, mb;
 } qconv2_plan;
 
 static inline qconv2_plan qconv2_plan_for(const int64_t *p, int wide) {
-  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
+  const int64_t *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20;
   qconv2_plan pl = {0, 0, 0, 0};
-  if (!p[7] || in[0] != 1 || out[0] != 1 || k[0] != 1 || pb[0] != 0 || (p[2] == 1 && p[3] == 1))
+  if (!qconv_band_applies(p))
     return pl;
   int64_t mr = wide ? QCONV2_WIDE_MR : QCONV2_NARROW_MR, pv = wide ? QCONV2_WIDE_PV : QCONV2_NARROW_PV;
   int64_t Mg = p[3], c2 = (p[2] + 1) / 2, ksz = k[1] * k[2], off = (k[2] - 1) * d[2] / s[2], rw = out[2] + off;
@@ -245,7 +254,7 @@ static inline int64_t qconv2_plane_rows(const int64_t *p) {
       pw > QCONV2_PLANE_PITCH || k[1] * ((k[2] + 1) / 2) > QCONV2_PLANE_PAIRS ||
       qconv2_plane_rowbytes(p) > QCONV2_PLANE_ROW)
     return 0;
-  int64_t rs = s[2] * qconv2_plane_pitch(p), R = (QCONV2_PLANE / rs - (k[1] - 1) * d[1] - 1) / s[1] + 1;
+  int64_t rs = s[2] * pw, R = (QCONV2_PLANE / rs - (k[1] - 1) * d[1] - 1) / s[1] + 1;
   if (QCONV2_PLANE / rs < (k[1] - 1) * d[1] + 1)
     return 0;
   return R < out[1] ? R : out[1];
@@ -255,28 +264,22 @@ static inline int64_t qconv2_plane_rows(const int64_t *p) {
  * 16), from rb: the row with pb zero points before it and enough after. */
 static inline void qconv2_plane_row(uint32_t *dst, const uint8_t *rb, int64_t pw, int64_t sw, int64_t dw, int sg,
                                     int32_t xz) {
-  typedef uint8_t u8x16 __attribute__((vector_size(16), aligned(1)));
   typedef uint8_t u8x32 __attribute__((vector_size(32), aligned(1)));
-  typedef int8_t s8x16 __attribute__((vector_size(16)));
-  typedef int16_t h16 __attribute__((vector_size(32)));
-  typedef int16_t h32 __attribute__((vector_size(64), aligned(4)));
   for (int64_t q = 0; q < sw; q++)
     for (int64_t j = 0; j < pw; j += 16) {
-      u8x16 v[2];
+      qconv2_h16 v[2];
       for (int h = 0; h < 2; h++) {
         const uint8_t *src = rb + q + j * sw + h * dw;
+        qconv2_u8x16 b;
         if (sw == 1) {
-          v[h] = *(const u8x16 *)src;
+          b = *(const qconv2_u8x16 *)src;
         } else {
           u8x32 a = *(const u8x32 *)src;
-          v[h] = __builtin_shufflevector(a, a, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+          b = __builtin_shufflevector(a, a, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
         }
+        qconv2_less_zero(&v[h], b, sg, xz);
       }
-      h16 lo = (sg ? __builtin_convertvector((s8x16)v[0], h16) : __builtin_convertvector(v[0], h16)) - (int16_t)xz;
-      h16 hi = (sg ? __builtin_convertvector((s8x16)v[1], h16) : __builtin_convertvector(v[1], h16)) - (int16_t)xz;
-      *(h32 *)(dst + q * pw + j) = __builtin_shufflevector(lo, hi, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7,
-                                                           23, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15,
-                                                           31);
+      qconv2_interleave(dst + q * pw + j, &v[0], &v[1]);
     }
 }
 

@@ -314,11 +314,17 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
 
 /* Rows per band for the fast path (in closed form, so that it folds to a
  * constant), 0 where it does not apply or no row fits. */
+/* The band paths (here and qconv-pairs.h) run channels-last weights, 1-D and
+ * 2-D; not depthwise (one input and one output channel per group), where a
+ * tile would be 1 of its channel rows and 1 of the bytes of each dot product. */
+static inline int qconv_band_applies(const int64_t *p) {
+  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *pb = p + 23;
+  return p[7] && in[0] == 1 && out[0] == 1 && k[0] == 1 && pb[0] == 0 && !(p[2] == 1 && p[3] == 1);
+}
+
 static inline int64_t qconv_rows_per_band(const int64_t *p, int wide) {
-  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
-  /* Depthwise (one input and one output channel per group): a tile would be
-   * 1 of its 4 (8) channel rows and 1 of the 4 bytes of each dot product. */
-  if (!p[7] || in[0] != 1 || out[0] != 1 || k[0] != 1 || pb[0] != 0 || (p[2] == 1 && p[3] == 1))
+  const int64_t *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20;
+  if (!qconv_band_applies(p))
     return 0;
   int64_t pv = wide ? QCONV_WIDE_PV : QCONV_NARROW_PV, c4 = (p[2] + 3) / 4 * 4, off = (k[2] - 1) * d[2] / s[2];
   int64_t rw = out[2] + off;
