@@ -324,7 +324,9 @@ static inline __attribute__((always_inline)) void conv_run(const conv_tile_args 
       for (int64_t q = 0; q < nb && q * 16 < a->mb; q++)
         conv_strip_move(st + (g - s0) * cw + q * 16, cw, a->y + q * 16 * osz + g, osz, s1 - g < 16 ? s1 - g : 16,
                         a->mb - q * 16, 1);
+    /* One loop over the rows, not 16 copies of a vectorized row loop (compile time). */
     if (epi && (res || e.kind != GLOW_EPI_NONE))
+#pragma clang loop unroll(disable)
       for (int64_t j = 0; j < a->mb; j++)
         glow_epi_row(e, a->y + j * osz + s0, res ? res + j * osz + s0 : 0, s1 - s0);
   }

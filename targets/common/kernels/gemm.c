@@ -293,6 +293,7 @@ GLOW_KERNEL_PART(matmul_f32) {
           /* The epilogue over the tile's whole rows of up to MM_NC outputs, once they
            * are final: one call a row keeps its constants in registers (per 16
            * outputs, an activation like x * sigmoid(x) reloaded them each time). */
+          _Pragma("clang loop unroll(disable)")
           for (int r = 0; last && (res || e.kind != GLOW_EPI_NONE) && r < MM_MR && m0 + r < mhi; r++) {
             float *yr = yb + row[r] * N + n1;
             glow_epi_row(e, yr, res ? res + (yr - y) : 0, N - n1 < MM_NC ? N - n1 : MM_NC);
