@@ -12,7 +12,8 @@ samples per step times the median latency gives its milliseconds. Steps are
 matched to the graph's nodes in order by op name (views such as Reshape have no
 step). float32 Convs are classed as depthwise (dw), pointwise (1x1) or by kernel
 size, with their GFLOP/s; other steps by op. A profile, not a test: cpu-clock
-sampling works on VMs without hardware counters.
+sampling works on VMs without hardware counters. QLinearConv steps are classed
+the same way (GFLOP/s there counts int8 multiply-adds as two operations).
 """
 import collections
 import re
@@ -82,9 +83,15 @@ def main():
         ins = shapes[nid]
         j += 1
         cls, macs = op, 0
-        if op == 'Conv' and len(ins) >= 2 and len(ins[1]) >= 3:
-            cls, macs = conv_class(ins[0], ins[1], outs.get(nid))
-        rows.append((s, cls, pct * total_ms / 100, macs, ins[:2]))
+        wi = {'Conv': 1, 'QLinearConv': 3}.get(op)  # the weight's input
+        if wi and len(ins) > wi and len(ins[wi]) >= 3:
+            w = ins[wi]
+            # int8 weights packed by passes/pack-weights.c: [M][K1..][C rounded up to 4] (groups of 1 here)
+            if op == 'QLinearConv' and len(w) == len(ins[0]) and w[-1] % 4 == 0 and w[-1] == (ins[0][1] + 3) // 4 * 4:
+                w = [w[0], ins[0][1]] + w[1:-1]
+            cls, macs = conv_class(ins[0], w, outs.get(nid))
+            cls = cls.replace('Conv', op, 1)
+        rows.append((s, cls, pct * total_ms / 100, macs, [ins[0], ins[wi or 1]] if len(ins) > (wi or 1) else ins))
     by_class = collections.defaultdict(float)
     for r in rows:
         by_class[r[1]] += r[2]

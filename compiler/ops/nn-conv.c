@@ -231,14 +231,14 @@ static void lower_pointwise(const glow_graph *g, const glow_node *n, const conv_
 /* The kernel of a conv that is not pointwise: float32 with enough output
  * channels per group to fill the fast kernel's channel vectors (its weight
  * panel holds 16 channels of at least one input channel's taps): "fast_";
- * narrow groups (depthwise) of 1-D and 2-D convolutions whose padded input
- * plane fits the plane kernel's buffer: "plane_" (buffer sizes: conv.c); the
- * rest: "", the direct kernel. */
+ * narrow groups (depthwise) of 1-D and 2-D convolutions where the padded input
+ * rows of one output row fit the plane kernel's buffer: "plane_" (buffer
+ * sizes: conv.c); the rest: "", the direct kernel. */
 static const char *conv_kind(const glow_graph *g, const glow_node *n, const conv_shape *c) {
   const glow_nn_win *w = &c->w;
   int last = w->nsp - 1;
-  int64_t rows = w->nsp > 1 ? w->in[last - 1] + w->pb[last - 1] + w->pe[last - 1] : 1, taps = 1;
-  int64_t plane = rows * w->s[last] * (w->out[last] + (w->k[last] - 1) * w->d[last] / w->s[last] + 16);
+  int64_t span = w->nsp > 1 ? (w->k[last - 1] - 1) * w->d[last - 1] + 1 : 1, taps = 1;
+  int64_t plane = span * w->s[last] * (w->out[last] + (w->k[last] - 1) * w->d[last] / w->s[last] + 16);
   for (int i = 0; i < w->nsp; i++)
     taps *= w->k[i];
   return glow_in(g, n, 0)->dt != GLOW_DT_F32        ? ""

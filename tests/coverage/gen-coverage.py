@@ -324,6 +324,11 @@ def conv():
         ("2d_same_upper_stride", [1, 3, 7, 8], [4, 3, 3, 3], {"auto_pad": "SAME_UPPER", "strides": [2, 3]}),
         ("2d_same_lower_stride", [1, 3, 7, 8], [4, 3, 2, 3], {"auto_pad": "SAME_LOWER", "strides": [2, 1]}),
         ("2d_depthwise_stride", [1, 4, 9, 9], [4, 1, 3, 3], {"group": 4, "strides": [2, 2], "pads": [1, 1, 1, 1]}),
+        # Padded planes larger than the plane kernel's buffer: it runs bands of output rows
+        ("2d_depthwise_bands_stride", [1, 3, 130, 150], [3, 1, 3, 3],
+         {"group": 3, "strides": [2, 2], "pads": [1, 1, 1, 1]}),
+        ("2d_group_bands_dil_asym", [1, 4, 100, 140], [4, 2, 3, 2],
+         {"group": 2, "dilations": [2, 1], "strides": [1, 2], "pads": [2, 0, 1, 1]}),
         ("3d_basic", [1, 2, 5, 6, 5], [3, 2, 3, 3, 3], {}),
         ("3d_group_dil_stride_asym", [1, 4, 7, 6, 8], [4, 2, 2, 3, 2],
          {"group": 2, "dilations": [2, 1, 2], "strides": [1, 2, 2], "pads": [1, 0, 1, 0, 2, 0]}),
@@ -737,6 +742,10 @@ def fused():
     add_chain("fused_dw_clip_opset6", [("Conv", ["x", "w"], "c", {"group": 4}),
                                        ("Clip", ["c"], "y", {"min": 0.0, "max": 6.0})],
               {"x": R([1, 4, 6, 6], lo=-8, hi=8), "w": RK([4, 1, 3, 3])}, opset=6)
+    # The plane kernel's bands (a plane larger than its buffer): the epilogue per band
+    add_chain("fused_dw_bands_add_relu", [("Conv", ["x", "w", "b"], "c", {"group": 5, "pads": [1, 1, 1, 1]}),
+                                          ("Add", ["c", "r"], "a", {}), ("Relu", ["a"], "y", {})],
+              {"x": R([1, 5, 120, 140]), "w": RK([5, 1, 3, 3]), "b": RK([5]), "r": R([1, 5, 120, 140])}, opset=14)
     # Not fused: the conv output is also used elsewhere (both uses must see it).
     add_chain("fused_not_shared", [("Conv", ["x", "w"], "c", {}), ("Relu", ["c"], "a", {}),
                                    ("Add", ["a", "c"], "y", {})],

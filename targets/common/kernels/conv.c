@@ -412,14 +412,44 @@ GLOW_KERNEL_PART(conv_packed_f32) {
 GLOW_KERNEL(conv_packed_f32) { glow_k_conv_packed_f32_part(t, p, 0, 1); }
 
 /* Float32 convolution with few channels per group (depthwise and the like),
- * 1-D or 2-D: each input channel's plane is copied once into a zero-padded
- * stack buffer, its columns split by the horizontal stride into phases so
- * that every tap of a run of 16 output columns reads 16 contiguous floats;
- * each output row is then summed 16 columns at a time, one vector per run.
- * The caller (lowering) checks that a padded plane fits CONV_PLANE floats:
- * rows IH + pb + pe, each of s phases of OW + (KW - 1) * d / s + 16 floats.
+ * 1-D or 2-D: a band of each input channel's rows is copied once into a
+ * zero-padded stack buffer, its columns split by the horizontal stride into
+ * phases so that every tap of a run of 16 output columns reads 16 contiguous
+ * floats; each output row of the band is then summed 16 columns at a time, one
+ * vector per run. A band is as many output rows as their input rows fit
+ * CONV_PLANE floats (the whole plane when it fits): rows of s phases of
+ * OW + (KW - 1) * d / s + 16 floats each. Bands change no sum: each output
+ * still adds its channels, then taps, in order. The caller (lowering) checks
+ * that the rows of one output row fit.
  * t: Y, X, W, B (B may be NULL); p: as glow_k_conv_f32. */
 #define CONV_PLANE GLOW_STACK_PANEL_FLOATS
+
+/* buf[row - r0][phase][j] = padded X[row][j * sw + phase] for rows [r0, r1). */
+static inline void conv_plane_rows(float *buf, const float *xc, int64_t r0, int64_t r1, int64_t sw, int64_t pw,
+                                   const int64_t *in, const int64_t *pb) {
+  for (int64_t r = r0; r < r1; r++)
+    for (int64_t q = 0; q < sw; q++) {
+      float *br = buf + ((r - r0) * sw + q) * pw;
+      int64_t ih = r - pb[1], j0 = 0, j1 = 0;
+      if ((uint64_t)ih < (uint64_t)in[1])
+        glow_nn_range(q - pb[2], sw, in[2], pw, &j0, &j1);
+      const float *xr = xc + ih * in[2] + q - pb[2];
+      for (int64_t j = 0; j < j0; j++)
+        br[j] = 0.0f;
+      int64_t j = j0;
+      /* Stride 2: 32 floats, every other one kept (the loop below is scalar then);
+       * j + 16 < j1 keeps the last float read inside the row. */
+      for (; sw == 2 && j + 16 < j1; j += 16) {
+        glow_nn_v16 lo = *(const glow_nn_v16 *)(xr + 2 * j), hi = *(const glow_nn_v16 *)(xr + 2 * j + 16);
+        *(glow_nn_v16 *)(br + j) =
+            __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+      }
+      for (; j < j1; j++)
+        br[j] = xr[j * sw];
+      for (int64_t j = j1; j < pw; j++)
+        br[j] = 0.0f;
+    }
+}
 
 /* Part `part` of `nparts`: a range of the (image, group) pairs. */
 GLOW_KERNEL_PART(conv_plane_f32) {
@@ -427,48 +457,27 @@ GLOW_KERNEL_PART(conv_plane_f32) {
   const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
   int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3];
   WIN_PARAMS(4);
-  const int64_t *pe = p + 4 + 18;
   glow_epi e = glow_epi_get(p + 25);
   int64_t sh = s[1], sw = s[2], dh = d[1], dw = d[2], KH = k[1], KW = k[2];
-  int64_t rows = in[1] + pb[1] + pe[1], pw = out[2] + (KW - 1) * dw / sw + 16, rs = sw * pw;
-  if (rows * rs > CONV_PLANE) { /* as in conv_fast_f32 */
+  int64_t pw = out[2] + (KW - 1) * dw / sw + 16, rs = sw * pw, span = (KH - 1) * dh + 1;
+  if (span * rs > CONV_PLANE) { /* as in conv_fast_f32 */
     if (part == 0)
       glow_k_conv_f32(t, p);
     return;
   }
+  int64_t band = (CONV_PLANE / rs - span) / sh + 1; /* output rows whose input rows fit */
+  band = band < out[1] ? band : out[1];
   float buf[CONV_PLANE];
   for (int64_t u = N * G * part / nparts; u < N * G * (part + 1) / nparts; u++)
-    for (int64_t n = u / G, g = u % G, c = 0; c < Cg; c++) {
-      {
-        /* buf[row][phase][j] = padded X[row][j * sw + phase]. */
-        const float *xc = x + ((n * G + g) * Cg + c) * isz;
-        for (int64_t r = 0; r < rows; r++)
-          for (int64_t q = 0; q < sw; q++) {
-            float *br = buf + r * rs + q * pw;
-            int64_t ih = r - pb[1], j0 = 0, j1 = 0;
-            if ((uint64_t)ih < (uint64_t)in[1])
-              glow_nn_range(q - pb[2], sw, in[2], pw, &j0, &j1);
-            const float *xr = xc + ih * in[2] + q - pb[2];
-            for (int64_t j = 0; j < j0; j++)
-              br[j] = 0.0f;
-            int64_t j = j0;
-            /* Stride 2: 32 floats, every other one kept (the loop below is scalar then);
-             * j + 16 < j1 keeps the last float read inside the row. */
-            for (; sw == 2 && j + 16 < j1; j += 16) {
-              glow_nn_v16 lo = *(const glow_nn_v16 *)(xr + 2 * j), hi = *(const glow_nn_v16 *)(xr + 2 * j + 16);
-              *(glow_nn_v16 *)(br + j) = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24,
-                                                                 26, 28, 30);
-            }
-            for (; j < j1; j++)
-              br[j] = xr[j * sw];
-            for (int64_t j = j1; j < pw; j++)
-              br[j] = 0.0f;
-          }
+    for (int64_t n = u / G, g = u % G, oh0 = 0; oh0 < out[1]; oh0 += band) {
+      int64_t oh1 = oh0 + band < out[1] ? oh0 + band : out[1], r0 = oh0 * sh;
+      for (int64_t c = 0; c < Cg; c++) {
+        conv_plane_rows(buf, x + ((n * G + g) * Cg + c) * isz, r0, (oh1 - 1) * sh + span, sw, pw, in, pb);
         for (int64_t m = 0; m < Mg; m++) {
           float *ym = y + ((n * G + g) * Mg + m) * osz;
           const float *wm = w + ((g * Mg + m) * Cg + c) * ksz;
           float bias = b && c == 0 ? b[g * Mg + m] : 0.0f;
-          for (int64_t oh = 0; oh < out[1]; oh++)
+          for (int64_t oh = oh0; oh < oh1; oh++)
             for (int64_t ow0 = 0; ow0 < out[2]; ow0 += 16) {
               int64_t nw = out[2] - ow0 < 16 ? out[2] - ow0 : 16;
               float *yr = ym + oh * out[2] + ow0;
@@ -479,7 +488,7 @@ GLOW_KERNEL_PART(conv_plane_f32) {
                 for (int j = 0; j < nw; j++)
                   acc[j] = yr[j];
               for (int64_t kh = 0; kh < KH; kh++) {
-                const float *br = buf + (oh * sh + kh * dh) * rs + ow0;
+                const float *br = buf + (oh * sh + kh * dh - r0) * rs + ow0;
                 for (int64_t kw = 0; kw < KW; kw++)
                   acc += wm[kh * KW + kw] * *(const glow_nn_v16 *)(br + (kw * dw) % sw * pw + (kw * dw) / sw);
               }
@@ -489,8 +498,10 @@ GLOW_KERNEL_PART(conv_plane_f32) {
                 for (int j = 0; j < nw; j++)
                   yr[j] = acc[j];
             }
-          if (c == Cg - 1 && (res || e.kind != GLOW_EPI_NONE)) /* the plane, while in cache */
-            glow_epi_row(e, ym, res ? res + (ym - y) : 0, osz);
+          if (c == Cg - 1 && (res || e.kind != GLOW_EPI_NONE)) { /* the band, while in cache */
+            float *yb = ym + oh0 * out[2];
+            glow_epi_row(e, yb, res ? res + (yb - y) : 0, (oh1 - oh0) * out[2]);
+          }
         }
       }
     }
