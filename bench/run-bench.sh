@@ -7,6 +7,9 @@
 #                     googlenet transformer mlp
 #   GLOWC_BENCH_MCPU     -mcpu for the bundles (default: none given, glowc's own default)
 #   GLOWC_BENCH_ITERS    timed runs per measurement (default: 30; the median is kept)
+#   GLOWC_BENCH_ROUNDS   rounds of glowc then ONNX Runtime, alternated (default: 3); each
+#                        side's latency is the median of its rounds' medians, so that a
+#                        busy spell of the host falls on both sides rather than one
 #   GLOWC_BENCH_THREADS  thread counts to measure (default: "1 2"); a bundle for N > 1
 #                        threads is compiled with -num-threads=N
 #   GLOWC_BENCH_INT8     models also measured as int8 bundles (default: resnet18
@@ -27,6 +30,7 @@ read -r -a models <<<"${models[*]}"
 src=$(cd "$(dirname "$0")/.." && pwd)
 work=$build/bench
 iters=${GLOWC_BENCH_ITERS:-30}
+rounds=${GLOWC_BENCH_ROUNDS:-3}
 read -r -a threads <<<"${GLOWC_BENCH_THREADS:-1 2}"
 read -r -a int8 <<<"${GLOWC_BENCH_INT8-resnet18 mobilenet_v2}"
 mc=$build/compiler/driver/model-compiler
@@ -39,7 +43,7 @@ clang-19 -O2 -march=native -ffp-contract=fast "$src/bench/fma-peak.c" -o "$work/
 peak=$("$work/fma-peak" | awk '{print $2}')
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; ONNX Runtime 1.30.0"
 echo "fp32 peak of one core: $peak GFLOP/s ($("$work/fma-peak" | cut -d' ' -f3-))"
-echo "bundles: -mcpu=${GLOWC_BENCH_MCPU:-(the default)}; median of $iters runs, batch 1"
+echo "bundles: -mcpu=${GLOWC_BENCH_MCPU:-(the default)}; batch 1; per side, the median of $rounds rounds' medians of $iters runs (rounds alternate glowc and ONNX Runtime)"
 
 # compile <model> <out dir> [options...]: prints the seconds it took.
 compile() {
@@ -57,6 +61,8 @@ compile() {
 
 # glowc <out dir> <threads>: median ms.
 glowc_ms() { "$1/bench" "$1/model.weights.bin" "$iters" 3 "$2" | awk '{print $2}'; }
+ort_ms() { node "$src/bench/ort-bench.js" "$1" "$iters" 3 "$2" | awk '{print $2}'; }
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
 header="$(printf '%-16s %7s %9s' model gflop compile_s)"
 for t in "${threads[@]}"; do
@@ -79,8 +85,13 @@ for m in "${models[@]}"; do
     [ "$t" -gt 1 ] && opts=(-num-threads="$t")
     c=$(compile "$m" "$out" "${opts[@]}")
     [ "$first" -eq 1 ] && line+="$(printf ' %9s' "$c")"
-    g=$(glowc_ms "$out" "$t")
-    o=$(node "$src/bench/ort-bench.js" "$work/models/$m/model.onnx" "$iters" 3 "$t" | awk '{print $2}')
+    gs=() os=()
+    for ((r = 0; r < rounds; r++)); do
+      gs+=("$(glowc_ms "$out" "$t")")
+      os+=("$(ort_ms "$work/models/$m/model.onnx" "$t")")
+    done
+    g=$(median "${gs[@]}")
+    o=$(median "${os[@]}")
     r=$(awk -v g="$g" -v o="$o" 'BEGIN { printf "%.3f", g / o }')
     logsum[$t]=$(awk -v s="${logsum[$t]}" -v r="$r" 'BEGIN { printf "%.6f", s + log(r) }')
     line+="$(printf ' %10s %10s %7s' "$g" "$o" "$r")"
@@ -108,11 +119,13 @@ for m in "${int8[@]}"; do
   "$build/compiler/driver/model-profiler" -model="$work/models/$m/model.onnx" \
     -input-dataset=input,rawbin,"$q/calibration" -dump-profile="$q/profile.yml" >/dev/null
   compile "$m" "$q" -load-profile="$q/profile.yml" >/dev/null
-  i8=$(glowc_ms "$q" 1)
-  f=${f32_1t[$m]:-}
-  if [ -z "$f" ]; then
-    compile "$m" "$work/$m/fp32-1t" >/dev/null
-    f=$(glowc_ms "$work/$m/fp32-1t" 1)
-  fi
+  [ -n "${f32_1t[$m]:-}" ] || compile "$m" "$work/$m/fp32-1t" >/dev/null
+  fs=() qs=()
+  for ((r = 0; r < rounds; r++)); do # alternated, as above
+    fs+=("$(glowc_ms "$work/$m/fp32-1t" 1)")
+    qs+=("$(glowc_ms "$q" 1)")
+  done
+  f=$(median "${fs[@]}")
+  i8=$(median "${qs[@]}")
   awk -v m="$m" -v f="$f" -v q="$i8" 'BEGIN { printf "%-16s %12s %12s %12.2f\n", m, f, q, f / q }'
 done
