@@ -14,7 +14,6 @@
 #include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 
 #include "codegen/codegen-internal.h"
 #include "target.h"
@@ -423,16 +422,22 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   }
   LLVMDisposeMessage(msg);
   llvm_options_once();
-  LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
-  /* Unused kernels go first, so the optimizer spends no time on them. */
-  LLVMErrorRef err = LLVMRunPasses(c.m, "globaldce,default<O3>", tm, pbo);
-  LLVMDisposePassBuilderOptions(pbo);
-  if (err) {
-    char *e = LLVMGetErrorMessage(err);
-    glow_error(NULL, "LLVM optimization failed: %s", e);
-    LLVMDisposeErrorMessage(e);
-    goto done;
+  /* Two halves on two threads (optimize-halves.c), each with a target machine of its
+   * own; not where the module holds the weights (they would be copied to each half). */
+  LLVMTargetMachineRef tms[2] = {tm, NULL};
+  glow_resolved_target rt2;
+  if (!o->packed && !(o->weights & GLOW_WEIGHTS_EMBEDDED) && (tms[1] = glow_target_machine(&o->target, tgt, &rt2))) {
+    free(rt2.triple);
+    free(rt2.cpu);
+    free(rt2.features);
   }
+  char prefix[64];
+  snprintf(prefix, sizeof prefix, "%.40s.step", o->entry_name ? o->entry_name : net);
+  int bad = glow_codegen_optimize(c.ctx, &c.m, tms, prefix);
+  if (tms[1])
+    LLVMDisposeTargetMachine(tms[1]);
+  if (bad)
+    goto done;
   if (getenv("GLOWC_DUMP_LLVM"))
     LLVMDumpModule(c.m);
   LLVMMemoryBufferRef out;
