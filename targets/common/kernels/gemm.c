@@ -292,7 +292,8 @@ GLOW_KERNEL_PART(matmul_f32) {
           }
           /* The epilogue over the tile's whole rows of up to MM_NC outputs, once they
            * are final: one call a row keeps its constants in registers (per 16
-           * outputs, an activation like x * sigmoid(x) reloaded them each time). */
+           * outputs, an activation like x * sigmoid(x) reloaded them each time); a
+           * loop, not MM_MR copies of the vectorized row loop (compile time). */
           _Pragma("clang loop unroll(disable)")
           for (int r = 0; last && (res || e.kind != GLOW_EPI_NONE) && r < MM_MR && m0 + r < mhi; r++) {
             float *yr = yb + row[r] * N + n1;
