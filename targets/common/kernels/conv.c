@@ -460,13 +460,12 @@ GLOW_KERNEL_PART(conv_plane_f32) {
   glow_epi e = glow_epi_get(p + 25);
   int64_t sh = s[1], sw = s[2], dh = d[1], dw = d[2], KH = k[1], KW = k[2];
   int64_t pw = out[2] + (KW - 1) * dw / sw + 16, rs = sw * pw, span = (KH - 1) * dh + 1;
-  if (span * rs > CONV_PLANE) { /* as in conv_fast_f32 */
+  int64_t band = glow_nn_band_rows(CONV_PLANE, rs, span, sh, out[1]);
+  if (!band) { /* as in conv_fast_f32 */
     if (part == 0)
       glow_k_conv_f32(t, p);
     return;
   }
-  int64_t band = (CONV_PLANE / rs - span) / sh + 1; /* output rows whose input rows fit */
-  band = band < out[1] ? band : out[1];
   float buf[CONV_PLANE];
   for (int64_t u = N * G * part / nparts; u < N * G * (part + 1) / nparts; u++)
     for (int64_t n = u / G, g = u % G, oh0 = 0; oh0 < out[1]; oh0 += band) {

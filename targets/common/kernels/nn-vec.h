@@ -6,6 +6,16 @@
 
 #include <stdint.h>
 
+/* Output rows per band of a plane kernel whose buffer holds cap elements, rs per
+ * input row: as many as their input rows fit (span = (KH - 1) * dh + 1 for one
+ * output row, stride sh between rows), at most out; 0 when one output row does not fit. */
+static inline int64_t glow_nn_band_rows(int64_t cap, int64_t rs, int64_t span, int64_t sh, int64_t out) {
+  if (cap / rs < span)
+    return 0;
+  int64_t band = (cap / rs - span) / sh + 1;
+  return band < out ? band : out;
+}
+
 /* Sliding windows: the indices i in [0, n) with 0 <= i*s + off < lim are [*lo, *hi). */
 static inline void glow_nn_range(int64_t off, int64_t s, int64_t lim, int64_t n, int64_t *lo, int64_t *hi) {
   int64_t l = off >= 0 ? 0 : (-off + s - 1) / s;

@@ -254,10 +254,7 @@ static inline int64_t qconv2_plane_rows(const int64_t *p) {
       pw > QCONV2_PLANE_PITCH || k[1] * ((k[2] + 1) / 2) > QCONV2_PLANE_PAIRS ||
       qconv2_plane_rowbytes(p) > QCONV2_PLANE_ROW)
     return 0;
-  int64_t rs = s[2] * pw, R = (QCONV2_PLANE / rs - (k[1] - 1) * d[1] - 1) / s[1] + 1;
-  if (QCONV2_PLANE / rs < (k[1] - 1) * d[1] + 1)
-    return 0;
-  return R < out[1] ? R : out[1];
+  return glow_nn_band_rows(QCONV2_PLANE, s[2] * pw, (k[1] - 1) * d[1] + 1, s[1], out[1]);
 }
 
 /* One input row's phase rows: dst[q][j] for q < sw, j < pw (rounded up to
