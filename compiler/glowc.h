@@ -389,6 +389,7 @@ typedef struct glow_bundle_options {
   const void *packed;       /* embedded,zst: the packed weights to embed (the driver packs them first) */
   size_t packed_size;
   glow_target_options target;
+  const char *host_triple;  /* -cuda-host: a GPU bundle's host (NULL: this machine's) */
   int num_threads;          /* -num-threads: steps with a _part kernel split this many ways (1: none) */
   int verbose;
 } glow_bundle_options;

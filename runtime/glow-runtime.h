@@ -85,6 +85,7 @@ typedef enum {
   GLOW_RT_ERR_BUNDLE = -6,    /* the bundle's entry function returned an error */
   GLOW_RT_ERR_FORMAT = -7,    /* packed weights that are truncated, corrupt or not glowc's (or of another version) */
   GLOW_RT_ERR_CHECKSUM = -8,  /* packed weights whose unpacked bytes fail their checksum */
+  GLOW_RT_ERR_DEVICE = -9,    /* a GPU (CUDA) driver or device call failed, or there is no usable one */
 } glow_rt_status;
 
 /* One compiled network: what GLOW_BUNDLE(net) gathers from "net.h". */
@@ -179,6 +180,22 @@ const char *glow_last_error(void);
 int glow_threads_set(int n);
 int glow_threads_get(void);
 void glow_parallel_for(void (*step)(void *ctx, int32_t part, int32_t nparts), void *ctx, int32_t nparts);
+
+/* ---- GPU bundles (-target=nvptx64-nvidia-cuda): in the library glowc_runtime_cuda (CMake
+ * glowc::runtime_cuda), which links the CUDA driver library (libcuda). ----
+ * A CUDA bundle's entry takes device pointers and runs on the CUDA context current on the
+ * calling thread. This instance does the rest: it copies the weights and allocates the
+ * areas in the memory of CUDA device `device` (0: the first), using the device's primary
+ * context. glow_instance_find and glow_instance_tensor give the inputs and outputs in host
+ * memory, as for a CPU bundle; glow_instance_run copies the inputs to the device, runs the
+ * steps on the GPU and copies the outputs back, and glow_instance_free releases the device
+ * memory. The weights may be freed once the instance exists (it holds its own copy).
+ * @return GLOW_RT_OK; GLOW_RT_ERR_DEVICE when there is no usable CUDA driver or device,
+ *         or a driver call fails (the message names the call and the CUDA error, e.g. that
+ *         libcuda is the toolkit's stub: no NVIDIA driver on this machine);
+ *         GLOW_RT_ERR_ARG as glow_instance_create; GLOW_RT_ERR_NOMEM. The run's statuses
+ *         are GLOW_RT_OK, GLOW_RT_ERR_DEVICE and GLOW_RT_ERR_BUNDLE (the entry's CUresult). */
+int glow_instance_create_cuda(const glow_bundle *b, const glow_weights *w, int device, glow_instance **out);
 
 /* The fixed name of a status code. */
 const char *glow_status_string(int status);

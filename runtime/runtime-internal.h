@@ -5,6 +5,23 @@
 
 #include "glow-runtime.h"
 
+struct glow_weights {
+  const glow_bundle *bundle;
+  uint8_t *data;
+  int owned;
+};
+
+/* An instance: the areas in host memory; a device instance (cuda.c) also has
+ * them on the device, and runs and frees through its hooks. */
+struct glow_instance {
+  const glow_bundle *bundle;
+  const glow_weights *weights;
+  uint8_t *mutable_area, *activations; /* activations: NULL on a device */
+  int (*device_run)(glow_instance *inst);
+  void (*device_free)(glow_instance *inst);
+  void *device;
+};
+
 /* Sets glow_last_error() from fmt and returns status. */
 int glow_rt_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The bundle's alignment (64 when it says 0). */

@@ -9,18 +9,6 @@
 #include "glow-runtime.h"
 #include "runtime-internal.h"
 
-struct glow_weights {
-  const glow_bundle *bundle;
-  uint8_t *data;
-  int owned;
-};
-
-struct glow_instance {
-  const glow_bundle *bundle;
-  const glow_weights *weights;
-  uint8_t *mutable_area, *activations;
-};
-
 static _Thread_local char last_error[512];
 
 int glow_rt_fail(int status, const char *fmt, ...) {
@@ -44,6 +32,7 @@ const char *glow_status_string(int status) {
   case GLOW_RT_ERR_BUNDLE: return "bundle error";
   case GLOW_RT_ERR_FORMAT: return "bad packed weights";
   case GLOW_RT_ERR_CHECKSUM: return "checksum mismatch";
+  case GLOW_RT_ERR_DEVICE: return "device error";
   default: return "unknown status";
   }
 }
@@ -161,6 +150,8 @@ int glow_instance_create(const glow_bundle *b, const glow_weights *w, glow_insta
 void glow_instance_free(glow_instance *inst) {
   if (!inst)
     return;
+  if (inst->device_free)
+    inst->device_free(inst);
   free(inst->mutable_area);
   free(inst->activations);
   free(inst);
@@ -206,6 +197,8 @@ int glow_instance_find(glow_instance *inst, const char *name, glow_tensor_ref *t
 int glow_instance_run(glow_instance *inst) {
   if (!inst)
     return glow_rt_fail(GLOW_RT_ERR_ARG, "glow_instance_run: NULL argument");
+  if (inst->device_run)
+    return inst->device_run(inst);
   int rc = inst->bundle->entry(inst->weights->data, inst->mutable_area, inst->activations);
   if (rc != GLOW_SUCCESS)
     return glow_rt_fail(GLOW_RT_ERR_BUNDLE, "bundle '%s' returned error %d", inst->bundle->name, rc);

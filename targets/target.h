@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#define GLOW_TARGET_INTERFACE_VERSION 3
+#define GLOW_TARGET_INTERFACE_VERSION 4
 
 /* A property of the target machine that kernels test at model-compile time
  * (kernels are compiled once per target, for its baseline CPU): a kernel
@@ -21,6 +21,13 @@ typedef struct glow_target_probe {
   const char *mnemonic; /* looked for in the assembly */
 } glow_target_probe;
 
+/* A GPU target's host side (targets/cuda/launch.c) as bitcode for one host architecture. */
+typedef struct glow_target_host {
+  const char *triple;           /* the host triple it was built for: "x86_64-unknown-linux-gnu" */
+  const unsigned char *bitcode;
+  const size_t *bitcode_size;
+} glow_target_host;
+
 typedef struct glow_target {
   int version;                    /* GLOW_TARGET_INTERFACE_VERSION */
   const char *name;               /* folder name: "x86_64" */
@@ -33,6 +40,9 @@ typedef struct glow_target {
   const unsigned char *bitcode;   /* kernel bitcode, embedded at toolchain build time */
   const size_t *bitcode_size;     /* its size in bytes */
   const glow_target_probe *probes; /* kernels' glow_target_<name> flags, ended by a NULL name; NULL: none */
+  /* GPU targets: the kernels become the steps' GPU code, embedded in an object for the host,
+   * whose entry launches them (ended by a NULL triple); NULL: a CPU target. */
+  const glow_target_host *hosts;
 } glow_target;
 
 /* targets/targets.c */

@@ -28,6 +28,9 @@ typedef struct {
   int num_threads;      /* -num-threads */
   LLVMValueRef areas;   /* the entry's [3 x ptr] of areas, for parallel steps (NULL until the first) */
   LLVMValueRef pfor;    /* the extern_weak glow_parallel_for */
+  int gpu;               /* a GPU target: steps are kernels, no entry */
+  glow_gpu_step *gsteps; /* a GPU target's steps, for the host module (gpu-host.c) */
+  int ngsteps;
 } cg;
 
 static void set_string_attr(LLVMContextRef ctx, LLVMValueRef fn, const char *k, const char *v) {
@@ -89,16 +92,8 @@ static void step_attrs(cg *c, LLVMValueRef fn) {
 
 static LLVMValueRef const_i64(cg *c, uint64_t v) { return LLVMConstInt(c->i64, v, 0); }
 
-/* A constant global: exported under `name`, or private (and unnamed_addr) when local. */
 static LLVMValueRef const_global(cg *c, LLVMValueRef init, const char *name, int local) {
-  LLVMValueRef gv = LLVMAddGlobal(c->m, LLVMTypeOf(init), name);
-  LLVMSetInitializer(gv, init);
-  LLVMSetGlobalConstant(gv, 1);
-  if (local) {
-    LLVMSetLinkage(gv, LLVMPrivateLinkage);
-    LLVMSetUnnamedAddress(gv, LLVMGlobalUnnamedAddr);
-  }
-  return gv;
+  return glow_llvm_const_global(c->m, init, name, local);
 }
 
 static LLVMValueRef tensor_ptr(cg *c, const glow_plan *p, int id) {
@@ -167,6 +162,64 @@ static void emit_parallel_call(cg *c, LLVMValueRef fn) {
   LLVMPositionBuilderAtEnd(c->b, next);
 }
 
+/* The launch of a GPU step with a _part kernel: about one part per 256 output
+ * elements, in blocks of 64 threads, at most 8192 parts (the kernels split
+ * their work by tiles, so more threads than tiles idle). */
+static void gpu_launch(const glow_graph *g, const glow_node *n, glow_gpu_step *s) {
+  int64_t work = n->nout > 0 && n->out[0] >= 0 ? glow_value_numel(&g->vals[n->out[0]]) : 1, parts = work / 256;
+  parts = parts < 1 ? 1 : parts > 8192 ? 8192 : parts;
+  s->block = (uint32_t)(parts < 64 ? parts : 64);
+  s->grid = (uint32_t)((parts + s->block - 1) / s->block);
+}
+
+static LLVMValueRef sreg(cg *c, const char *name) {
+  char full[64];
+  snprintf(full, sizeof full, "llvm.nvvm.read.ptx.sreg.%s", name);
+  LLVMTypeRef ft = LLVMFunctionType(c->i32, NULL, 0, 0);
+  LLVMValueRef fn = LLVMGetNamedFunction(c->m, full);
+  if (!fn)
+    fn = LLVMAddFunction(c->m, full, ft);
+  return LLVMBuildCall2(c->b, ft, fn, NULL, 0, "");
+}
+
+/* A GPU target's step: a kernel (a PTX .entry <net>_step<i>) of the three areas,
+ * which the host module's entry launches (gpu-host.c). Where the node's kernel
+ * has a _part variant, each thread runs part = its index in the launch and
+ * nparts = the launch's thread count; else one thread runs it whole. */
+static int emit_gpu_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, const glow_kcall *kc,
+                         int step, const char *net) {
+  char pname[sizeof kc->kernel + 8];
+  snprintf(pname, sizeof pname, "%s_part", kc->kernel);
+  int parallel = LLVMGetNamedFunction(c->m, pname) != NULL;
+  c->gsteps = glow_xrealloc(c->gsteps, sizeof *c->gsteps * (size_t)(c->ngsteps + 1));
+  glow_gpu_step *s = &c->gsteps[c->ngsteps++];
+  snprintf(s->name, sizeof s->name, "%.40s_step%d_%.32s", net, step, glow_op_get(n->op)->onnx_name);
+  s->grid = s->block = 1;
+  if (parallel)
+    gpu_launch(g, n, s);
+  LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr};
+  LLVMValueRef fn = LLVMAddFunction(c->m, s->name, LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), args, 3, 0));
+  step_attrs(c, fn);
+  LLVMSetFunctionCallConv(fn, 71); /* PTX_Kernel, and the annotation older NVPTX backends read */
+  LLVMMetadataRef md[3] = {LLVMValueAsMetadata(fn), LLVMMDStringInContext2(c->ctx, "kernel", 6),
+                           LLVMValueAsMetadata(LLVMConstInt(c->i32, 1, 0))};
+  LLVMAddNamedMetadataOperand(c->m, "nvvm.annotations",
+                              LLVMMetadataAsValue(c->ctx, LLVMMDNodeInContext2(c->ctx, md, 3)));
+  LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
+  for (int a = 1; a <= 3; a++)
+    c->area[a] = LLVMGetParam(fn, (unsigned)(a - 1));
+  LLVMValueRef part[2] = {NULL, NULL};
+  if (parallel) {
+    LLVMValueRef idx = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, sreg(c, "ctaid.x"), sreg(c, "ntid.x"), ""),
+                                    sreg(c, "tid.x"), "");
+    part[0] = LLVMBuildZExt(c->b, idx, c->i64, "part");
+    part[1] = LLVMBuildZExt(c->b, LLVMBuildMul(c->b, sreg(c, "nctaid.x"), sreg(c, "ntid.x"), ""), c->i64, "nparts");
+  }
+  int rc = emit_call(c, g, p, n, kc, parallel ? part : NULL);
+  LLVMBuildRetVoid(c->b);
+  return rc;
+}
+
 /* One step of the schedule: an internal function of the three areas that calls
  * its kernel with constant arguments (the kernel is inlined and specialized
  * there), built at the builder's position (the entry's body is saved and
@@ -179,6 +232,11 @@ static int emit_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_
   if (glow_op_get(n->op)->lower(g, n, &kc)) {
     glow_kcall_free(&kc);
     return -1;
+  }
+  if (c->gpu) {
+    int rc = emit_gpu_step(c, g, p, n, &kc, step, net);
+    glow_kcall_free(&kc);
+    return rc;
   }
   char pname[sizeof kc.kernel + 8];
   snprintf(pname, sizeof pname, "%s_part", kc.kernel);
@@ -223,64 +281,6 @@ static int emit_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_
   else
     LLVMBuildCall2(c->b, ft, fn, outer + 1, 3, "");
   return rc;
-}
-
-static LLVMValueRef const_string(cg *c, const char *s, const char *name) {
-  LLVMValueRef init = LLVMConstStringInContext2(c->ctx, s, strlen(s), 0);
-  return const_global(c, init, name, 1);
-}
-
-/* The dynamic API's `<name>_config`: sizes, alignment and the symbol table. */
-static void emit_config(cg *c, const glow_graph *g, const glow_plan *p, const char *net) {
-  LLVMTypeRef ent_fields[4] = {c->ptr, c->i64, c->i64, c->i8};
-  LLVMTypeRef ent_t = LLVMStructTypeInContext(c->ctx, ent_fields, 4, 0);
-  int nsym = g->ninputs + g->noutputs;
-  LLVMValueRef *ents = glow_xmalloc(sizeof *ents * (size_t)(nsym ? nsym : 1));
-  for (int i = 0; i < nsym; i++) {
-    int id = i < g->ninputs ? g->inputs[i] : g->outputs[i - g->ninputs];
-    const glow_value *v = &g->vals[id];
-    LLVMValueRef f[4] = {const_string(c, v->name, "sym"), const_i64(c, p->offset[id]),
-                         const_i64(c, (uint64_t)glow_value_numel(v)), LLVMConstInt(c->i8, 1, 0)};
-    ents[i] = LLVMConstStructInContext(c->ctx, f, 4, 0);
-  }
-  LLVMValueRef table_init = LLVMConstArray2(ent_t, ents, (uint64_t)nsym);
-  LLVMValueRef table = LLVMAddGlobal(c->m, LLVMTypeOf(table_init), "symbolTable");
-  LLVMSetInitializer(table, table_init);
-  LLVMSetGlobalConstant(table, 1);
-  LLVMSetLinkage(table, LLVMPrivateLinkage); /* named: not unnamed_addr, as before */
-  free(ents);
-
-  /* glowc's extension: dtype and shape of every symbol, in symbol-table order. */
-  LLVMTypeRef dims_t = LLVMArrayType2(c->i64, GLOW_MAX_RANK);
-  LLVMTypeRef info_fields[5] = {c->ptr, c->i64, c->i64, c->i64, dims_t};
-  LLVMTypeRef info_t = LLVMStructTypeInContext(c->ctx, info_fields, 5, 0);
-  LLVMValueRef *infos = glow_xmalloc(sizeof *infos * (size_t)(nsym ? nsym : 1));
-  for (int i = 0; i < nsym; i++) {
-    const glow_value *v = &g->vals[i < g->ninputs ? g->inputs[i] : g->outputs[i - g->ninputs]];
-    LLVMValueRef d[GLOW_MAX_RANK];
-    for (int k = 0; k < GLOW_MAX_RANK; k++)
-      d[k] = const_i64(c, k < v->rank ? (uint64_t)v->dims[k] : 0);
-    LLVMValueRef f[5] = {const_string(c, v->name, "sym"), const_i64(c, (uint64_t)v->dt),
-                         const_i64(c, (uint64_t)v->rank), const_i64(c, i < g->ninputs ? 1 : 2),
-                         LLVMConstArray2(c->i64, d, GLOW_MAX_RANK)};
-    infos[i] = LLVMConstStructInContext(c->ctx, f, 5, 0);
-  }
-  char info_name[300];
-  snprintf(info_name, sizeof info_name, "%s_tensor_info", net);
-  LLVMValueRef info_init = LLVMConstArray2(info_t, infos, (uint64_t)nsym);
-  const_global(c, info_init, info_name, 0);
-  free(infos);
-
-  LLVMTypeRef cfg_fields[6] = {c->i64, c->i64, c->i64, c->i64, c->i64, c->ptr};
-  LLVMTypeRef cfg_t = LLVMStructTypeInContext(c->ctx, cfg_fields, 6, 0);
-  LLVMValueRef f[6] = {const_i64(c, p->const_size), const_i64(c, p->mutable_size), const_i64(c, p->act_size),
-                       const_i64(c, GLOW_ALIGN),    const_i64(c, (uint64_t)nsym),  table};
-  char name[300];
-  snprintf(name, sizeof name, "%s_config", net);
-  LLVMValueRef cfg = LLVMAddGlobal(c->m, cfg_t, name);
-  LLVMSetInitializer(cfg, LLVMConstNamedStruct(cfg_t, f, 6));
-  LLVMSetGlobalConstant(cfg, 1);
-  LLVMSetAlignment(cfg, 8);
 }
 
 /* -weights=embedded: the constant area as `const uint8_t <net>_constant_weights[]`,
@@ -348,6 +348,16 @@ static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const cha
   return rc;
 }
 
+/* A GPU target's steps, in schedule order (no entry: that is the host's). */
+static int build_gpu_steps(cg *c, const glow_graph *g, const glow_plan *p, const char *net) {
+  c->b = LLVMCreateBuilderInContext(c->ctx);
+  int rc = 0;
+  for (int s = 0; s < p->norder; s++)
+    rc |= emit_step(c, g, p, &g->nodes[p->order[s]], s, net);
+  LLVMDisposeBuilder(c->b);
+  return rc;
+}
+
 /* LLVM's loop unroller also unrolls loops by a runtime trip count where the
  * CPU's scheduling model asks for it (znver3, skylake, ...). Every trip count a
  * kernel has that matters is a constant once inlined, and the loops that are
@@ -373,6 +383,12 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
     for (int i = 0; i < glow_ntargets; i++)
       fprintf(stderr, "  %-8s -target=%s  (-mcpu: %s)\n", glow_targets[i]->name, glow_targets[i]->kernel_triple,
               glow_targets[i]->cpu_examples);
+    return -1;
+  }
+  if (tgt->hosts && (o->packed || (o->weights & GLOW_WEIGHTS_EMBEDDED))) {
+    glow_error("-weights", "embedded weights are not for GPU bundles (%s): their constant area lives in device "
+               "memory, where the runtime copies it from the weights file; use -weights=bin or -weights=zst",
+               o->target.triple);
     return -1;
   }
   glow_resolved_target rt;
@@ -403,6 +419,7 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   c.i64 = LLVMInt64TypeInContext(c.ctx);
 
   c.num_threads = o->num_threads;
+  c.gpu = tgt->hosts != NULL;
   prepare_kernels(&c, rt.cpu, rt.features);
   define_target_flags(&c, tgt, tm, rt.triple);
   LLVMValueRef weights = NULL;
@@ -410,10 +427,10 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
     embed_packed(&c, o, net);
   else if (o->weights & GLOW_WEIGHTS_EMBEDDED)
     weights = embed_weights(&c, g, p, net);
-  if (build_entry(&c, g, p, o->entry_name ? o->entry_name : net, weights))
+  if (c.gpu ? build_gpu_steps(&c, g, p, net) : build_entry(&c, g, p, o->entry_name ? o->entry_name : net, weights))
     goto done;
-  if (o->dynamic_api)
-    emit_config(&c, g, p, net);
+  if (o->dynamic_api && !c.gpu)
+    glow_emit_config(c.m, g, p, net);
 
   char *msg = NULL;
   if (LLVMVerifyModule(c.m, LLVMReturnStatusAction, &msg)) {
@@ -426,7 +443,7 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
    * own; not where the module holds the weights (they would be copied to each half). */
   LLVMTargetMachineRef tms[2] = {tm, NULL};
   glow_resolved_target rt2;
-  if (!o->packed && !(o->weights & GLOW_WEIGHTS_EMBEDDED) && (tms[1] = glow_target_machine(&o->target, tgt, &rt2))) {
+  if (!c.gpu && !o->packed && !(o->weights & GLOW_WEIGHTS_EMBEDDED) && (tms[1] = glow_target_machine(&o->target, tgt, &rt2))) {
     free(rt2.triple);
     free(rt2.cpu);
     free(rt2.features);
@@ -441,9 +458,15 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   if (getenv("GLOWC_DUMP_LLVM"))
     LLVMDumpModule(c.m);
   LLVMMemoryBufferRef out;
-  if (LLVMTargetMachineEmitToMemoryBuffer(tm, c.m, LLVMObjectFile, &msg, &out)) {
+  if (LLVMTargetMachineEmitToMemoryBuffer(tm, c.m, c.gpu ? LLVMAssemblyFile : LLVMObjectFile, &msg, &out)) {
     glow_error(NULL, "LLVM code generation failed for %s: %s", rt.triple, msg);
     LLVMDisposeMessage(msg);
+    goto done;
+  }
+  if (c.gpu) { /* the PTX, into the host's object */
+    rc = glow_gpu_host_object(tgt, g, p, o, LLVMGetBufferStart(out), LLVMGetBufferSize(out), c.gsteps, c.ngsteps,
+                              obj, obj_size);
+    LLVMDisposeMemoryBuffer(out);
     goto done;
   }
   *obj_size = LLVMGetBufferSize(out);
@@ -456,6 +479,7 @@ done:
     LLVMDisposeModule(c.m);
   LLVMDisposeMemoryBuffer(mb);
   LLVMContextDispose(c.ctx);
+  free(c.gsteps);
   LLVMDisposeTargetMachine(tm);
   free(rt.triple);
   free(rt.cpu);

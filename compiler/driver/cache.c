@@ -89,6 +89,13 @@ int glow_cache_key(const glow_driver_options *d, char key[65]) {
   }
   field_str(&s, "relocation-model", b->target.pic < 0 ? "default" : b->target.pic ? "pic" : "static");
   field_str(&s, "float-abi", b->target.float_abi);
+  if (tgt->hosts) { /* a GPU bundle's object is for the host, which defaults to this machine */
+    char *host = b->host_triple ? glow_xstrdup(b->host_triple) : glow_default_triple();
+    field_str(&s, "gpu-host", host);
+    for (const glow_target_host *h = tgt->hosts; h->triple; h++)
+      field(&s, h->triple, h->bitcode, *h->bitcode_size);
+    free(host);
+  }
   if (d->load_profile) {
     if (field_file(&s, "profile", d->load_profile))
       return -1; /* the compile reports it */

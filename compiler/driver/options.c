@@ -40,14 +40,20 @@ static const char *usage_text =
     "                              pack a few percent smaller and take far longer).\n"
     "  -target=<triple>            Target triple (default: the host's, %s). Kernels for:\n"
     "                              x86_64-linux-gnu, aarch64-linux-gnu, riscv64-linux-gnu,\n"
-    "                              thumbv7em-none-eabihf (Cortex-M4/M7; bare metal).\n"
+    "                              thumbv7em-none-eabihf (Cortex-M4/M7; bare metal),\n"
+    "                              nvptx64-nvidia-cuda (NVIDIA GPUs: PTX for -mcpu=sm_XX,\n"
+    "                              default sm_80, in an object for the host that launches it\n"
+    "                              through the CUDA driver; link libcuda).\n"
+    "  -cuda-host=<triple>         Host of a CUDA bundle: x86_64-linux-gnu or aarch64-linux-gnu\n"
+    "                              (default: this machine's).\n"
     "  -mcpu=<cpu>                 Target CPU, e.g. znver4, cortex-a72, neoverse-n1, sifive-u74,\n"
     "                              cortex-m7; 'native' for this machine's; 'baseline' for the\n"
     "                              target's portable baseline: x86-64-v2, generic (Armv8-A),\n"
-    "                              generic-rv64 (RV64GC), cortex-m4. Default: native when the\n"
-    "                              target is this machine's (no -target, or the host's triple),\n"
-    "                              else the baseline. Bundles that must run on other machines\n"
-    "                              of the same architecture: -mcpu=baseline (or e.g. x86-64-v3).\n"
+    "                              generic-rv64 (RV64GC), cortex-m4, sm_80 (CUDA). Default:\n"
+    "                              native when the target is this machine's (no -target, or\n"
+    "                              the host's triple), else the baseline. Bundles that must\n"
+    "                              run on other machines of the same architecture:\n"
+    "                              -mcpu=baseline (or e.g. x86-64-v3).\n"
     "  -mattr=<+feat,-feat,...>    Target features to add or remove (e.g. +dotprod, +v).\n"
     "  -float-abi=soft|softfp|hard\n"
     "                              32-bit Arm only: floats passed in FPU registers (hard, the\n"
@@ -366,6 +372,8 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
       }
     } else if (mc && (v = glow_option_match(argc, argv, &i, "target", 1)))
       d->bundle.target.triple = v;
+    else if (mc && (v = glow_option_match(argc, argv, &i, "cuda-host", 1)))
+      d->bundle.host_triple = v;
     else if (mc && (v = glow_option_match(argc, argv, &i, "mcpu", 1)))
       d->bundle.target.cpu = v;
     else if (mc && (v = glow_option_match(argc, argv, &i, "mattr", 1)))

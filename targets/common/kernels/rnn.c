@@ -177,7 +177,13 @@ GLOW_KERNEL(rnn_f32) {
   int64_t kind = p[0], S = p[1], N = p[2], I = p[3], H = p[4], D = p[5];
   int64_t xst = p[7], xsb = p[8], yst = p[9], ysd = p[10], ysb = p[11], hsd = p[12], hsb = p[13];
   int64_t G = kind == RNN_LSTM ? 4 : kind == RNN_GRU ? 3 : 1;
+#ifdef GLOW_NO_VLA /* NVPTX: fixed buffers; a larger hidden size stops the kernel (a launch error) */
+  float buf[GLOW_STACK_PANEL_FLOATS / 2], xw[RNN_XW];
+  if ((3 + G) * H > GLOW_STACK_PANEL_FLOATS / 2 || G * H > RNN_XW)
+    __builtin_trap();
+#else
   float buf[(3 + G) * H], xw[G * H > RNN_XW ? G * H : RNN_XW];
+#endif
   int64_t blk = G * H <= RNN_XW ? RNN_XW / (G * H) : 1; /* steps per block */
   for (int64_t d = 0; d < D; d++) {
     rnn_dir q = {w + d * G * H * I, r + d * G * H * H, b ? b + d * 2 * G * H : 0, b ? b + (d * 2 + 1) * G * H : 0,
