@@ -64,6 +64,15 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
     processor is a configure error asking for ``TARGET``); when not, nothing
     is passed and the compiler targets the host. CMake never probes the host
     CPU (the compiler does, see ``CPU``). ``toolchains/`` holds toolchain files for these targets.
+    ``nvptx64-nvidia-cuda`` makes a CUDA bundle: PTX for the GPU (``CPU sm_80``,
+    ``sm_90``, ...) in an object for the machine the program is built for (the
+    cross toolchain's triple when cross-compiling, passed as ``-cuda-host=``), which
+    calls the CUDA driver. The target then links ``glowc::runtime_cuda``
+    (``glow_instance_create_cuda()``), which defines those driver calls and loads
+    libcuda.so.1 when they are first made: no CUDA toolkit is needed to build, and
+    a program starts without an NVIDIA driver (glow_instance_create_cuda() then says
+    so). ``WEIGHTS embedded`` is an error for it: a GPU bundle's weights are copied
+    to device memory from the weights file.
   ``CPU``
     The target CPU (``-mcpu=``), e.g. ``znver4``. Default: none is passed, so
     a bundle for the host (not cross-compiling) gets the host's CPU, the
@@ -240,6 +249,21 @@ function(add_glow_bundle target)
   if(arg_TARGET)
     list(APPEND flags -target=${arg_TARGET})
   endif()
+  set(cuda FALSE)
+  if(arg_TARGET MATCHES "^nvptx64-")
+    set(cuda TRUE)
+    _glow_bundle_default_triple(host "${where}")
+    if(host STREQUAL "NOTFOUND")
+      return()
+    elseif(host)
+      list(APPEND flags -cuda-host=${host})
+    endif()
+    if("embedded" IN_LIST arg_WEIGHTS)
+      message(SEND_ERROR "${where}: WEIGHTS embedded is not for a CUDA bundle (TARGET ${arg_TARGET}): its weights "
+        "are copied to device memory from a weights file; use WEIGHTS bin or zst")
+      return()
+    endif()
+  endif()
   if(DEFINED arg_CPU)
     list(APPEND flags -mcpu=${arg_CPU})
   endif()
@@ -296,5 +320,12 @@ function(add_glow_bundle target)
   set_target_properties(${target} PROPERTIES GLOW_WEIGHTS "${weights}" GLOW_BUNDLE_DIR ${dir})
   if("zst" IN_LIST arg_WEIGHTS AND TARGET glowc::runtime_zst)
     target_link_libraries(${target} INTERFACE glowc::runtime_zst)
+  endif()
+  if(cuda)
+    if(TARGET glowc::runtime_cuda)
+      target_link_libraries(${target} INTERFACE glowc::runtime_cuda)
+    elseif(TARGET glowc_runtime_cuda)
+      target_link_libraries(${target} INTERFACE glowc_runtime_cuda)
+    endif()
   endif()
 endfunction()

@@ -1,7 +1,8 @@
 # find_package(glowc): the imported targets glowc::model-compiler, glowc::glowc,
 # glowc::model-profiler and glowc::runtime (and glowc::runtime_zst, the packed
 # weights loader, which links libzstd and libxxhash; glowc::runtime_threads, the
-# thread pool of -num-threads bundles), and add_glow_bundle()
+# thread pool of -num-threads bundles; glowc::runtime_cuda, instances of CUDA bundles
+# and the CUDA driver loaded at run time), and add_glow_bundle()
 # (GlowBundle.cmake), which uses the imported compiler. The kernels are embedded
 # in the compiler binary.
 #
@@ -15,7 +16,7 @@ get_property(_glowc_languages GLOBAL PROPERTY ENABLED_LANGUAGES) # a project wit
 if(NOT CMAKE_CROSSCOMPILING)
   if("C" IN_LIST _glowc_languages OR "CXX" IN_LIST _glowc_languages) # FindThreads needs one
     include(CMakeFindDependencyMacro)
-    find_dependency(Threads) # glowc::runtime_threads, the pool of -num-threads bundles
+    find_dependency(Threads) # glowc::runtime_threads (the pool of -num-threads bundles), runtime_cuda
   endif()
   include(${CMAKE_CURRENT_LIST_DIR}/glowcRuntimeTargets.cmake)
 elseif(NOT TARGET glowc::runtime AND "C" IN_LIST _glowc_languages)

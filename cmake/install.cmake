@@ -7,7 +7,7 @@ install(TARGETS model-compiler glowc model-profiler EXPORT glowcTargets RUNTIME 
 # The runtime library, built for this machine, in an export set of its own: a
 # cross-compiling project gets glowc::runtime built from the installed sources
 # for its target instead (glowcConfig.cmake).
-install(TARGETS glowc_runtime glowc_runtime_zst glowc_runtime_threads EXPORT glowcRuntimeTargets
+install(TARGETS glowc_runtime glowc_runtime_zst glowc_runtime_threads glowc_runtime_cuda EXPORT glowcRuntimeTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/runtime/runtime.c ${PROJECT_SOURCE_DIR}/runtime/glow-runtime.h

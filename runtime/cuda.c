@@ -3,8 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <cuda.h>
-
+#include "cuda-driver.h"
 #include "glow-runtime.h"
 #include "runtime-internal.h"
 
@@ -54,12 +53,12 @@ static int fail(int status, const char *call, const char *bundle, CUresult r) {
 static void cuda_release(cuda_instance *d) {
   if (!d->ctx)
     return;
-  cuCtxPushCurrent(d->ctx);
+  cuCtxPushCurrent_v2(d->ctx);
   for (int i = 0; i < 3; i++)
     if (d->area[i])
-      cuMemFree(d->area[i]);
-  cuCtxPopCurrent(NULL);
-  cuDevicePrimaryCtxRelease(d->dev);
+      cuMemFree_v2(d->area[i]);
+  cuCtxPopCurrent_v2(NULL);
+  cuDevicePrimaryCtxRelease_v2(d->dev);
 }
 
 static void cuda_free(glow_instance *inst) {
@@ -72,10 +71,10 @@ static int cuda_run(glow_instance *inst) {
   const glow_bundle *b = inst->bundle;
   uint64_t msize = b->config->mutableWeightVarsMemSize;
   int rc = GLOW_RT_OK, pushed = 0;
-  CHECK(cuCtxPushCurrent(d->ctx), GLOW_RT_ERR_DEVICE);
+  CHECK(cuCtxPushCurrent_v2(d->ctx), GLOW_RT_ERR_DEVICE);
   pushed = 1;
   if (msize)
-    CHECK(cuMemcpyHtoD(d->area[1], inst->mutable_area, msize), GLOW_RT_ERR_DEVICE);
+    CHECK(cuMemcpyHtoD_v2(d->area[1], inst->mutable_area, msize), GLOW_RT_ERR_DEVICE);
   int r = b->entry((uint8_t *)(uintptr_t)d->area[0], (uint8_t *)(uintptr_t)d->area[1],
                    (uint8_t *)(uintptr_t)d->area[2]);
   if (r != GLOW_SUCCESS) {
@@ -83,10 +82,10 @@ static int cuda_run(glow_instance *inst) {
     goto out;
   }
   if (msize)
-    CHECK(cuMemcpyDtoH(inst->mutable_area, d->area[1], msize), GLOW_RT_ERR_DEVICE);
+    CHECK(cuMemcpyDtoH_v2(inst->mutable_area, d->area[1], msize), GLOW_RT_ERR_DEVICE);
 out:
   if (pushed)
-    cuCtxPopCurrent(NULL);
+    cuCtxPopCurrent_v2(NULL);
   return rc;
 }
 
@@ -107,6 +106,11 @@ int glow_instance_create_cuda(const glow_bundle *b, const glow_weights *w, int d
     return glow_rt_fail(GLOW_RT_ERR_NOMEM, "cannot allocate the host memory of bundle '%s'", b->name);
   }
   int rc = GLOW_RT_OK, pushed = 0, count = 0;
+  const char *no_driver = glow_cuda_driver_error();
+  if (no_driver) {
+    rc = glow_rt_fail(GLOW_RT_ERR_DEVICE, "bundle '%s': %s", b->name, no_driver);
+    goto out;
+  }
   CHECK(cuInit(0), GLOW_RT_ERR_DEVICE);
   CHECK(cuDeviceGetCount(&count), GLOW_RT_ERR_DEVICE);
   if (device < 0 || device >= count) {
@@ -116,19 +120,19 @@ int glow_instance_create_cuda(const glow_bundle *b, const glow_weights *w, int d
   }
   CHECK(cuDeviceGet(&d->dev, device), GLOW_RT_ERR_DEVICE);
   CHECK(cuDevicePrimaryCtxRetain(&d->ctx, d->dev), GLOW_RT_ERR_DEVICE);
-  CHECK(cuCtxPushCurrent(d->ctx), GLOW_RT_ERR_DEVICE);
+  CHECK(cuCtxPushCurrent_v2(d->ctx), GLOW_RT_ERR_DEVICE);
   pushed = 1;
   const uint64_t size[3] = {c->constantWeightVarsMemSize, c->mutableWeightVarsMemSize, c->activationsMemSize};
   for (int i = 0; i < 3; i++)
     if (size[i]) {
-      CHECK(cuMemAlloc(&d->area[i], size[i]), GLOW_RT_ERR_DEVICE);
-      CHECK(cuMemsetD8(d->area[i], 0, size[i]), GLOW_RT_ERR_DEVICE);
+      CHECK(cuMemAlloc_v2(&d->area[i], size[i]), GLOW_RT_ERR_DEVICE);
+      CHECK(cuMemsetD8_v2(d->area[i], 0, size[i]), GLOW_RT_ERR_DEVICE);
     }
   if (size[0])
-    CHECK(cuMemcpyHtoD(d->area[0], glow_weights_data(w), size[0]), GLOW_RT_ERR_DEVICE);
+    CHECK(cuMemcpyHtoD_v2(d->area[0], glow_weights_data(w), size[0]), GLOW_RT_ERR_DEVICE);
 out:
   if (pushed)
-    cuCtxPopCurrent(NULL);
+    cuCtxPopCurrent_v2(NULL);
   if (rc) {
     cuda_release(d);
     free(d);

@@ -182,7 +182,9 @@ int glow_threads_get(void);
 void glow_parallel_for(void (*step)(void *ctx, int32_t part, int32_t nparts), void *ctx, int32_t nparts);
 
 /* ---- GPU bundles (-target=nvptx64-nvidia-cuda): in the library glowc_runtime_cuda (CMake
- * glowc::runtime_cuda), which links the CUDA driver library (libcuda). ----
+ * glowc::runtime_cuda, Bazel @glowc//runtime:glowc_runtime_cuda), which also defines the
+ * CUDA driver calls that CUDA bundles make, loading libcuda.so.1 (the NVIDIA driver) at
+ * their first use: programs need no CUDA toolkit to build, and start without a driver. ----
  * A CUDA bundle's entry takes device pointers and runs on the CUDA context current on the
  * calling thread. This instance does the rest: it copies the weights and allocates the
  * areas in the memory of CUDA device `device` (0: the first), using the device's primary
@@ -191,8 +193,8 @@ void glow_parallel_for(void (*step)(void *ctx, int32_t part, int32_t nparts), vo
  * steps on the GPU and copies the outputs back, and glow_instance_free releases the device
  * memory. The weights may be freed once the instance exists (it holds its own copy).
  * @return GLOW_RT_OK; GLOW_RT_ERR_DEVICE when there is no usable CUDA driver or device,
- *         or a driver call fails (the message names the call and the CUDA error, e.g. that
- *         libcuda is the toolkit's stub: no NVIDIA driver on this machine);
+ *         or a driver call fails (the message says which: libcuda.so.1 cannot be loaded,
+ *         or is the toolkit's stub; no GPU; the call and its CUDA error);
  *         GLOW_RT_ERR_ARG as glow_instance_create; GLOW_RT_ERR_NOMEM. The run's statuses
  *         are GLOW_RT_OK, GLOW_RT_ERR_DEVICE and GLOW_RT_ERR_BUNDLE (the entry's CUresult). */
 int glow_instance_create_cuda(const glow_bundle *b, const glow_weights *w, int device, glow_instance **out);

@@ -31,4 +31,7 @@ void *glow_rt_alloc_area(uint64_t size, uint64_t align);
 /* Weights owning data (an area from glow_rt_alloc_area, freed here on failure too). */
 int glow_rt_weights_adopt(const glow_bundle *b, uint8_t *data, glow_weights **out);
 
+/* cuda-loader.c: why the CUDA driver (libcuda.so.1) cannot be used, or NULL when it was loaded. */
+const char *glow_cuda_driver_error(void);
+
 #endif

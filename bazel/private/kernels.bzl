@@ -66,3 +66,36 @@ def glow_kernels(name, target, triple, srcs, hdrs, cflags = [], bin2c = ":glowc-
         cmd = "$(location %s) $< $@ glow_kernels_%s" % (bin2c, target),
         tools = [bin2c],
     )
+
+def glow_host_code(name, arch, triple, src, hdrs, bin2c = ":glowc-bin2c"):
+    """A GPU target's host code (targets/cuda/launch.c) as bitcode for one host, embedded as C.
+
+    Args:
+      name: the generated C file is `name`.c, defining glow_cuda_host_<arch>.
+      arch: the host architecture (x86_64, aarch64).
+      triple: clang's --target.
+      src: the host code, relative to this package.
+      hdrs: headers it includes.
+      bin2c: the bin2c tool.
+    """
+    root = native.repository_name()
+    pkg = native.package_name()
+    base = (("external/" + root[1:] + "/") if root != "@" else "") + pkg
+    bc = "cuda/host-%s.bc" % arch
+    native.genrule(
+        name = name + "_bc",
+        srcs = [src] + hdrs,
+        outs = [bc],
+        cmd = " ".join([_CLANG, "--target=" + triple] + _KERNEL_CFLAGS + [
+            "-I%s/cuda" % base,
+            "-emit-llvm -c $(location %s) -o $@" % src,
+        ]),
+        message = "CUDA bundle host code for " + arch,
+    )
+    native.genrule(
+        name = name,
+        srcs = [bc],
+        outs = [name + ".c"],
+        cmd = "$(location %s) $< $@ glow_cuda_host_%s" % (bin2c, arch),
+        tools = [bin2c],
+    )

@@ -6,7 +6,10 @@
  * Shows the dynamic-API route: the runtime loads the weights, allocates the
  * bundle's memory and finds the input and output by their names in the model.
  * Built with DIGITS_WEIGHTS_ZST, it reads zstd-packed weights (-weights=zst),
- * checked and unpacked straight into memory by glow_weights_load_zst(). */
+ * checked and unpacked straight into memory by glow_weights_load_zst(). Built
+ * with DIGITS_CUDA (digits-classify-cuda), the bundle is a CUDA bundle
+ * (-target=nvptx64-nvidia-cuda) and the instance lives on the first GPU: the
+ * rest of the program is the same. */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +24,11 @@
 #define LOAD_WEIGHTS glow_weights_load
 #define WEIGHTS_FILE "digits.weights.bin"
 #endif
+#ifdef DIGITS_CUDA
+#define CREATE_INSTANCE(b, w, inst) glow_instance_create_cuda(b, w, 0, inst)
+#else
+#define CREATE_INSTANCE glow_instance_create
+#endif
 
 int main(int argc, char **argv) {
   static const glow_bundle bundle = GLOW_BUNDLE(digits);
@@ -31,7 +39,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s <" WEIGHTS_FILE ">\n", argv[0]);
     return 2;
   }
-  if (LOAD_WEIGHTS(&bundle, argv[1], &weights) || glow_instance_create(&bundle, weights, &inst) ||
+  if (LOAD_WEIGHTS(&bundle, argv[1], &weights) || CREATE_INSTANCE(&bundle, weights, &inst) ||
       glow_instance_find(inst, "input", &in) || glow_instance_find(inst, "output", &out)) {
     fprintf(stderr, "digits-classify: %s\n", glow_last_error());
     glow_instance_free(inst);

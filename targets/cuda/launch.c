@@ -11,11 +11,12 @@
  * no CUDA context is current on the calling thread, 34 when libcuda is the
  * toolkit's stub (no driver). Not thread-safe on the first call of a context.
  *
- * The driver's declarations are written out (cuda-driver.h): building glowc
- * needs no CUDA headers, only programs that link a CUDA bundle need libcuda. */
+ * The driver's declarations are glowc's own (runtime/cuda-driver.h): building
+ * glowc needs no CUDA toolkit. A program resolves these calls with libcuda, or
+ * with the runtime's glowc_runtime_cuda, which loads libcuda at run time. */
 #include <stdint.h>
 
-#include "cuda-driver.h"
+#include "cuda-driver.h" /* runtime/ */
 
 typedef struct glow_cuda_step {
   const char *name;    /* the step's kernel in the PTX */

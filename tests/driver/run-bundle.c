@@ -14,6 +14,7 @@
 
 #include "compare.h"
 #include "glowc.h"
+#include "run-model.h"
 
 /* The bundle under test, compiled with -network-name=model -bundle-api=dynamic. */
 struct SymbolTableEntry {
@@ -31,7 +32,6 @@ struct GlowTensorInfo {
 };
 extern const struct BundleConfig model_config;
 extern const struct GlowTensorInfo model_tensor_info[];
-int model(uint8_t *constantWeight, uint8_t *mutableWeight, uint8_t *activations);
 
 static void *aligned(uint64_t size, uint64_t align) {
   void *p = NULL;
@@ -116,7 +116,10 @@ int main(int argc, char **argv) {
     free(t.data);
     free(name);
   }
-  if (model(cw, mw, act) != 0) {
+  int rc = glow_test_run_model(cw, mw, act);
+  if (rc < 0)
+    return 2;
+  if (rc != 0) {
     printf("bundle returned an error\n");
     return 1;
   }
