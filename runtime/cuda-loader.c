@@ -1,6 +1,7 @@
 /* The CUDA driver, loaded at run time: this file defines the driver calls of
  * cuda-driver.h, each forwarding to libcuda.so.1, which the first call loads
- * (dlopen). A program with a CUDA bundle then starts on a machine without an
+ * (dlopen; the environment variable GLOWC_CUDA_DRIVER names another file to
+ * load instead, e.g. a particular driver's). A program with a CUDA bundle then starts on a machine without an
  * NVIDIA driver, and can fall back to a CPU bundle there: glow_instance_create_cuda
  * says why it cannot run (glow_cuda_driver_error), and the calls return
  * CUDA_ERROR_NOT_INITIALIZED. A program that links libcuda as well gets these
@@ -10,6 +11,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cuda-driver.h"
 #include "runtime-internal.h"
@@ -48,11 +50,13 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char error[400]; /* why the driver could not be loaded, "" if it was */
 
 static void load(void) {
-  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  const char *path = getenv("GLOWC_CUDA_DRIVER");
+  path = path && *path ? path : "libcuda.so.1";
+  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     const char *why = dlerror();
-    snprintf(error, sizeof error, "no CUDA driver: cannot load libcuda.so.1 (%s); install the NVIDIA driver, or run "
-             "where a GPU is", why ? why : "not found");
+    snprintf(error, sizeof error, "no CUDA driver: cannot load %s (%s); install the NVIDIA driver, or run where a "
+             "GPU is", path, why ? why : "not found");
     return;
   }
   const char *missing = NULL;
@@ -62,7 +66,7 @@ static void load(void) {
   GLOW_CUDA_CALLS(LOOKUP)
 #undef LOOKUP
   if (missing) {
-    snprintf(error, sizeof error, "libcuda.so.1 has no %s: the NVIDIA driver is too old for glowc", missing);
+    snprintf(error, sizeof error, "%s has no %s: the NVIDIA driver is too old for glowc", path, missing);
     dlclose(lib);
     return;
   }

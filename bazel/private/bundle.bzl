@@ -69,6 +69,10 @@ def _triple(ctx):
         return None
     if ctx.attr.target:
         return ctx.attr.target
+    return _platform_triple(ctx)
+
+def _platform_triple(ctx):
+    """The target platform's triple, None when it is the host's CPU."""
     host = ctx.attr._host_cpu
     if host and ctx.target_platform_has_constraint(host[platform_common.ConstraintValueInfo]):
         return None
@@ -113,6 +117,14 @@ def _glow_bundle_impl(ctx):
     triple = _triple(ctx)
     if triple:
         args.add(triple, format = "-target=%s")
+    cuda = (triple or "").startswith("nvptx64-")
+    if cuda:
+        # A CUDA bundle's object is for the machine the program runs on: the target platform's.
+        if "embedded" in kinds:
+            fail("weights = [\"embedded\"] is not for a CUDA bundle: its weights are copied to device memory from a weights file", "weights")
+        host_triple = _platform_triple(ctx)
+        if host_triple:
+            args.add(host_triple, format = "-cuda-host=%s")
     if not [o for o in ctx.attr.options if o.startswith("-mcpu=")]:
         args.add(ctx.attr.cpu, format = "-mcpu=%s")
     if ctx.attr.num_threads < 1:
@@ -166,7 +178,10 @@ def _glow_bundle_impl(ctx):
             files = depset([obj, hdr] + weights),
             runfiles = ctx.runfiles(files = weights),
         ),
-        CcInfo(compilation_context = compilation_context, linking_context = linking_context),
+        # A CUDA bundle's driver calls resolve in glowc_runtime_cuda (which loads libcuda at run time).
+        cc_common.merge_cc_infos(cc_infos = [
+            CcInfo(compilation_context = compilation_context, linking_context = linking_context),
+        ] + ([ctx.attr._runtime_cuda[CcInfo]] if cuda else [])),
         OutputGroupInfo(
             weights = depset(weights),
             header = depset([hdr]),
@@ -209,7 +224,7 @@ with the cross toolchain too) it gets `-target=aarch64-linux-gnu`.""",
             default = ["bin"],
         ),
         "target": attr.string(
-            doc = "The target triple (`-target=`). Default: the target platform's (`aarch64-linux-gnu`, `riscv64-linux-gnu`, `x86_64-unknown-linux-gnu` for `@platforms//cpu:aarch64`, `riscv64`, `x86_64`), none when it is the host's CPU; a `-target` in `options` also wins.",
+            doc = "The target triple (`-target=`). Default: the target platform's (`aarch64-linux-gnu`, `riscv64-linux-gnu`, `x86_64-unknown-linux-gnu` for `@platforms//cpu:aarch64`, `riscv64`, `x86_64`), none when it is the host's CPU; a `-target` in `options` also wins. `nvptx64-nvidia-cuda` makes a CUDA bundle (PTX for `cpu`, default `sm_80`; the object for the target platform, and `@glowc//runtime:glowc_runtime_cuda` linked with it: `glow_instance_create_cuda`).",
         ),
         "cpu": attr.string(
             doc = "The target CPU (`-mcpu=`). Default: `baseline`, the triple's portable baseline (x86-64-v2, generic Armv8-A, RV64GC): an action's output must not depend on the machine that runs it, or a remote cache would hand one machine's bundle to another. `native` gives the build machine's CPU (fastest there; keep such bundles out of shared caches), or name one (`znver4`, `neoverse-n1`). A `-mcpu` in `options` also wins.",
@@ -240,6 +255,11 @@ with the cross toolchain too) it gets `-target=aarch64-linux-gnu`.""",
             default = "//compiler/driver:model-compiler",
             executable = True,
             cfg = "exec",
+        ),
+        "_runtime_cuda": attr.label(
+            doc = "What a CUDA bundle links: glow_instance_create_cuda and the CUDA driver loaded at run time.",
+            default = "//runtime:glowc_runtime_cuda",
+            providers = [CcInfo],
         ),
         "_cc_toolchain": attr.label(
             doc = "The C++ toolchain, for CcInfo.",

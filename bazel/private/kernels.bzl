@@ -79,15 +79,14 @@ def glow_host_code(name, arch, triple, src, hdrs, bin2c = ":glowc-bin2c"):
       bin2c: the bin2c tool.
     """
     root = native.repository_name()
-    pkg = native.package_name()
-    base = (("external/" + root[1:] + "/") if root != "@" else "") + pkg
+    prefix = ("external/" + root[1:] + "/") if root != "@" else ""
     bc = "cuda/host-%s.bc" % arch
     native.genrule(
         name = name + "_bc",
         srcs = [src] + hdrs,
         outs = [bc],
         cmd = " ".join([_CLANG, "--target=" + triple] + _KERNEL_CFLAGS + [
-            "-I%s/cuda" % base,
+            "-I%sruntime" % prefix,
             "-emit-llvm -c $(location %s) -o $@" % src,
         ]),
         message = "CUDA bundle host code for " + arch,

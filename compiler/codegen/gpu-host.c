@@ -78,10 +78,12 @@ int glow_gpu_host_object(const glow_target *tgt, const glow_graph *g, const glow
   const glow_target_host *h = host_code(tgt, triple);
   const glow_target *host_tgt = glow_target_for_triple(triple);
   if (!h || !host_tgt) {
-    glow_error("-cuda-host", "a %s bundle's host code is built for", tgt->name);
+    glow_strbuf hosts = {0};
     for (const glow_target_host *k = tgt->hosts; k->triple; k++)
-      fprintf(stderr, "  %s\n", k->triple);
-    fprintf(stderr, "not for '%s'\n", triple);
+      glow_sb_printf(&hosts, "%s%s", k == tgt->hosts ? "" : ", ", k->triple);
+    glow_error("-cuda-host", "the host of a %s bundle (the machine its program runs on) is one of %s, not '%s'",
+               o->target.triple, hosts.s, triple);
+    glow_sb_free(&hosts);
     free(triple);
     return -1;
   }

@@ -43,7 +43,7 @@ static const char *usage_text =
     "                              thumbv7em-none-eabihf (Cortex-M4/M7; bare metal),\n"
     "                              nvptx64-nvidia-cuda (NVIDIA GPUs: PTX for -mcpu=sm_XX,\n"
     "                              default sm_80, in an object for the host that launches it\n"
-    "                              through the CUDA driver; link libcuda).\n"
+    "                              through the CUDA driver; link glowc_runtime_cuda).\n"
     "  -cuda-host=<triple>         Host of a CUDA bundle: x86_64-linux-gnu or aarch64-linux-gnu\n"
     "                              (default: this machine's).\n"
     "  -mcpu=<cpu>                 Target CPU, e.g. znver4, cortex-a72, neoverse-n1, sifive-u74,\n"

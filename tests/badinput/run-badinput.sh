@@ -82,6 +82,15 @@ bad-target)
 bad-cross-mcpu)
   args=(-model="$relu" -emit-bundle="$out" -target=aarch64-linux-gnu -mcpu=cortex-m4)
   want="-mcpu.*unknown CPU 'cortex-m4' for target aarch64-linux-gnu.*cortex-a72" ;;
+cuda-bad-sm)
+  args=(-model="$relu" -emit-bundle="$out" -target=nvptx64-nvidia-cuda -mcpu=sm_999)
+  want="-mcpu.*unknown CPU 'sm_999' for target nvptx64-nvidia-cuda.*sm_80.*sm_90" ;;
+cuda-embedded-weights)
+  args=(-model="$relu" -emit-bundle="$out" -target=nvptx64-nvidia-cuda -weights=embedded)
+  want="-weights.*embedded weights are not for GPU bundles.*-weights=bin or -weights=zst" ;;
+cuda-bad-host)
+  args=(-model="$relu" -emit-bundle="$out" -target=nvptx64-nvidia-cuda -cuda-host=riscv64-linux-gnu)
+  want="-cuda-host: error: the host of a nvptx64-nvidia-cuda bundle .* is one of x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu, not 'riscv64-linux-gnu'" ;;
 bad-float-abi)
   args=(-model="$relu" -emit-bundle="$out" -target=thumbv7em-none-eabihf -float-abi=medium)
   want="-float-abi.*'medium' is not soft, softfp or hard" ;;

@@ -25,6 +25,18 @@ bz build "${bz_build_flags[@]}" //examples/digits:digits-classify-zst
 check_predictions "$("$bin/examples/digits/digits-classify-zst" \
   "$bin/examples/digits/digits_zst.bundle/digits.weights.zst")" "$src/examples/digits/expected.txt"
 
+# The CUDA variant: glow_bundle(target = "nvptx64-nvidia-cuda"), which brings the runtime's CUDA
+# library. On a GPU it must predict as the others; without one, exit 1 saying so.
+bz build "${bz_build_flags[@]}" //examples/digits:digits-classify-cuda
+if out=$("$bin/examples/digits/digits-classify-cuda" "$bin/examples/digits/digits_cuda.bundle/digits.weights.bin" 2>&1); then
+  check_predictions "$out" "$src/examples/digits/expected.txt"
+elif grep -Eq "no CUDA driver|toolkit's stub|sees no GPU" <<<"$out"; then
+  echo "digits-classify-cuda built; not run (no GPU here): $out"
+else
+  echo "digits-classify-cuda failed: $out" >&2
+  exit 1
+fi
+
 # -weights=embedded: no weights file, the entry point called with NULL weights.
 bz build "${bz_build_flags[@]}" //tests/integration:embedded-weights
 check_predictions "$("$bin/tests/integration/embedded-weights")" "$src/examples/digits/expected.txt"
