@@ -10,7 +10,8 @@
 # runtime archive is built for it, not for the target: glowc::runtime is then
 # built in the consuming project from the installed sources, with its toolchain
 # (only if something links it, and only in a project with C enabled). No
-# glowc::runtime_zst then: the target would need its own libzstd and libxxhash.
+# glowc::runtime_zst then: the target would need its own libzstd and libxxhash. For a
+# Linux target, glowc::runtime_cuda is built from the installed sources the same way.
 include(${CMAKE_CURRENT_LIST_DIR}/glowcTargets.cmake)
 get_property(_glowc_languages GLOBAL PROPERTY ENABLED_LANGUAGES) # a project without C gets no runtime
 if(NOT CMAKE_CROSSCOMPILING)
@@ -25,6 +26,15 @@ elseif(NOT TARGET glowc::runtime AND "C" IN_LIST _glowc_languages)
   add_library(glowc_runtime_for_target STATIC EXCLUDE_FROM_ALL ${_glowc_runtime_dir}/runtime.c)
   target_include_directories(glowc_runtime_for_target PUBLIC ${_glowc_runtime_dir})
   add_library(glowc::runtime ALIAS glowc_runtime_for_target)
+  # CUDA bundles' runtime for a Linux target (e.g. a Jetson): it needs only libdl and pthreads there.
+  if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    find_package(Threads)
+    add_library(glowc_runtime_cuda_for_target STATIC EXCLUDE_FROM_ALL ${_glowc_runtime_dir}/cuda.c
+                ${_glowc_runtime_dir}/cuda-loader.c)
+    target_link_libraries(glowc_runtime_cuda_for_target PUBLIC glowc_runtime_for_target Threads::Threads
+                          ${CMAKE_DL_LIBS})
+    add_library(glowc::runtime_cuda ALIAS glowc_runtime_cuda_for_target)
+  endif()
 endif()
 include(${CMAKE_CURRENT_LIST_DIR}/GlowBundle.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/GlowProfile.cmake)

@@ -11,7 +11,8 @@ install(TARGETS glowc_runtime glowc_runtime_zst glowc_runtime_threads glowc_runt
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/runtime/runtime.c ${PROJECT_SOURCE_DIR}/runtime/glow-runtime.h
-              ${PROJECT_SOURCE_DIR}/runtime/runtime-internal.h
+              ${PROJECT_SOURCE_DIR}/runtime/runtime-internal.h ${PROJECT_SOURCE_DIR}/runtime/cuda.c
+              ${PROJECT_SOURCE_DIR}/runtime/cuda-loader.c ${PROJECT_SOURCE_DIR}/runtime/cuda-driver.h
   DESTINATION ${CMAKE_INSTALL_DATADIR}/glowc/runtime)
 # Toolchain files for the cross targets (toolchains/README in the source tree).
 file(GLOB glowc_toolchain_files ${PROJECT_SOURCE_DIR}/toolchains/*.cmake)

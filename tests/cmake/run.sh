@@ -13,7 +13,8 @@
 #              their triples: -target=aarch64-linux-gnu, riscv64-linux-gnu, thumbv7em-none-eabihf
 # cross-unknown  a processor with no known triple is a configure error naming it; TARGET settles it
 # cross-installed  the consumer (bundle + runtime) cross-built for AArch64 with the installed
-#              toolchain file against the installed prefix, run under qemu (exit 77: skipped)
+#              toolchain file against the installed prefix, run under qemu (exit 77: skipped);
+#              its CUDA program too (host code for AArch64), which must say there is no GPU
 # profile-incremental  glow_profile(): editing or adding a calibration file re-profiles and
 #              recompiles the int8 bundle only; a no-op build does nothing
 # cache        with GLOWC_CACHE_DIR set, a second clean build compiles no bundle (all cache hits)
@@ -23,6 +24,17 @@ prefix=$work/prefix
 digits=$src/examples/digits
 here=$src/tests/cmake
 check() { cmake -DEXE="$1" -DWEIGHTS="$2" -DEXPECTED="$digits/expected.txt" -P "$digits/check-predictions.cmake"; }
+check_cuda() { # <classify-cuda> <weights>: predicts right on a GPU; without one, exits 1 saying why
+  local out
+  if out=$("$1" "$2" 2>&1); then
+    check "$1" "$2"
+  elif grep -Eq "no CUDA driver|toolkit's stub|sees no GPU" <<<"$out"; then
+    echo "$(basename "$1") built; not run (no GPU here): $out"
+  else
+    echo "$1 failed: $out"
+    exit 1
+  fi
+}
 configure() { # <tree> [cmake args...]
   local tree=$1; shift
   rm -rf "$tree"
@@ -47,6 +59,7 @@ install)
   rm -rf "$prefix"
   cmake --install "$build" --prefix "$prefix" >/dev/null
   for f in bin/model-compiler bin/glowc bin/model-profiler include/glow-runtime.h lib/cmake/glowc/glowcConfig.cmake \
+           lib/libglowc_runtime_cuda.a share/glowc/runtime/cuda-loader.c \
            share/glowc/runtime/runtime.c share/glowc/toolchains/aarch64-linux-gnu.cmake \
            lib/cmake/glowc/glowcConfigVersion.cmake lib/cmake/glowc/GlowBundle.cmake; do
     [ -e "$prefix/$f" ] || { echo "not installed: $f"; exit 1; }
@@ -70,12 +83,14 @@ installed)
   configure "$work/installed" -DCMAKE_PREFIX_PATH="$prefix"
   cmake --build "$work/installed"
   check "$work/installed/classify" "$work/installed/digits.bundle/digits.weights.bin"
-  check "$work/installed/classify-zst" "$work/installed/digits_zst.bundle/digits.weights.zst" ;;
+  check "$work/installed/classify-zst" "$work/installed/digits_zst.bundle/digits.weights.zst"
+  check_cuda "$work/installed/classify-cuda" "$work/installed/digits_cuda.bundle/digits.weights.bin" ;;
 subdir)
   configure "$work/subdir" -DGLOWC_SOURCE_DIR="$src"
-  cmake --build "$work/subdir" --target classify classify-zst
+  cmake --build "$work/subdir" --target classify classify-zst classify-cuda
   check "$work/subdir/classify" "$work/subdir/digits.bundle/digits.weights.bin"
-  check "$work/subdir/classify-zst" "$work/subdir/digits_zst.bundle/digits.weights.zst" ;;
+  check "$work/subdir/classify-zst" "$work/subdir/digits_zst.bundle/digits.weights.zst"
+  check_cuda "$work/subdir/classify-cuda" "$work/subdir/digits_cuda.bundle/digits.weights.bin" ;;
 incremental)
   tree=$work/incremental
   mkdir -p "$work"
@@ -145,7 +160,12 @@ cross-installed)
   file "$tree/classify" | grep -q "ARM aarch64" || { file "$tree/classify"; exit 1; }
   printf '#!/bin/sh\nexec qemu-aarch64 -L /usr/aarch64-linux-gnu "%s" "$@"\n' "$tree/classify" >"$tree/run-classify"
   chmod +x "$tree/run-classify"
-  check "$tree/run-classify" "$tree/digits.bundle/digits.weights.bin" ;;
+  check "$tree/run-classify" "$tree/digits.bundle/digits.weights.bin"
+  # The CUDA bundle's host code for AArch64 (-cuda-host=aarch64-linux-gnu): under qemu, no GPU.
+  file "$tree/classify-cuda" | grep -q "ARM aarch64" || { file "$tree/classify-cuda"; exit 1; }
+  printf '#!/bin/sh\nexec qemu-aarch64 -L /usr/aarch64-linux-gnu "%s" "$@"\n' "$tree/classify-cuda" >"$tree/run-classify-cuda"
+  chmod +x "$tree/run-classify-cuda"
+  check_cuda "$tree/run-classify-cuda" "$tree/digits_cuda.bundle/digits.weights.bin" ;;
 profile-incremental)
   tree=$work/profile-incremental
   rm -rf "$work/calibration"
