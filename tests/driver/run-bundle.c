@@ -1,12 +1,12 @@
-/* Test driver: runs a dynamic-API bundle named "model" on a test case folder
- * (input_N.pb, output_N.pb as in the ONNX node tests) and compares outputs.
- *
- *   run-bundle <model.weights.bin> <case_dir> [-rtol R] [-atol A] [-max-rel E]
+/* Test driver: runs a dynamic-API bundle on a test case folder (input_N.pb,
+ * output_N.pb as in the ONNX node tests) and compares outputs
+ * (glow_test_case, run-model.h; the programs are run-bundle-main.c and
+ * run-bundle-dl.c).
  *
  * Elementwise check: |got - want| <= atol + rtol * |want| for floats, exact
  * for integers and bools. -max-rel E instead requires
  * max|got - want| / max|want| <= E (the real-model criterion). Prints the
- * errors; exit 0 if every output matches, 1 if not, 2 on a usage/IO error. */
+ * errors. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,23 +15,6 @@
 #include "compare.h"
 #include "glowc.h"
 #include "run-model.h"
-
-/* The bundle under test, compiled with -network-name=model -bundle-api=dynamic. */
-struct SymbolTableEntry {
-  const char *name;
-  uint64_t offset, size;
-  char kind;
-};
-struct BundleConfig {
-  uint64_t constantWeightVarsMemSize, mutableWeightVarsMemSize, activationsMemSize, alignment, numSymbols;
-  const struct SymbolTableEntry *symbolTable;
-};
-struct GlowTensorInfo {
-  const char *name;
-  uint64_t dtype, rank, role, dims[8];
-};
-extern const struct BundleConfig model_config;
-extern const struct GlowTensorInfo model_tensor_info[];
 
 static void *aligned(uint64_t size, uint64_t align) {
   void *p = NULL;
@@ -53,37 +36,31 @@ static int count_inputs(const char *dir) {
   }
 }
 
-int main(int argc, char **argv) {
-  glow_tolerance tol = {1e-3, 1e-5, -1};
-  if (argc < 3) {
-    fprintf(stderr, "usage: run-bundle <model.weights.bin> <case_dir> [-rtol R] [-atol A] [-max-rel E]\n");
-    return 2;
-  }
-  if (glow_test_tolerance(argc - 3, argv + 3, &tol))
-    return 2;
-  const struct BundleConfig *c = &model_config;
+int glow_test_case(const glow_bundle *b, const char *weights, const char *case_dir, const glow_tolerance *tol) {
+  const struct BundleConfig *c = b->config;
+  const struct GlowTensorInfo *model_tensor_info = b->tensors;
   uint8_t *cw = aligned(c->constantWeightVarsMemSize, c->alignment);
   uint8_t *mw = aligned(c->mutableWeightVarsMemSize, c->alignment);
   uint8_t *act = aligned(c->activationsMemSize, c->alignment);
-  FILE *wf = fopen(argv[1], "rb");
+  FILE *wf = fopen(weights, "rb");
   if (!cw || !mw || !act || !wf) {
-    fprintf(stderr, "run-bundle: cannot open %s or allocate memory\n", argv[1]);
+    fprintf(stderr, "run-bundle: cannot open %s or allocate memory\n", weights);
     return 2;
   }
   if (fread(cw, 1, c->constantWeightVarsMemSize, wf) != c->constantWeightVarsMemSize) {
-    fprintf(stderr, "run-bundle: %s is shorter than the bundle's %llu bytes of constants\n", argv[1],
+    fprintf(stderr, "run-bundle: %s is shorter than the bundle's %llu bytes of constants\n", weights,
             (unsigned long long)c->constantWeightVarsMemSize);
     return 2;
   }
   fclose(wf);
-  int nin = count_inputs(argv[2]);
+  int nin = count_inputs(case_dir);
   char path[4096];
   /* Inputs come first in the symbol table, in graph-input order. A test input
    * is matched by its TensorProto name; inputs bound at compile time
    * (-bind-input) are not in the bundle and are skipped. */
   int nsym_in = 0;
   for (int i = 0; i < nin; i++) {
-    snprintf(path, sizeof path, "%s/input_%d.pb", argv[2], i);
+    snprintf(path, sizeof path, "%s/input_%d.pb", case_dir, i);
     glow_tensor t;
     char *name = NULL;
     if (glow_tensor_pb_load(path, &t.dt, &t.rank, t.dims, &t.data, &name)) {
@@ -116,7 +93,7 @@ int main(int argc, char **argv) {
     free(t.data);
     free(name);
   }
-  int rc = glow_test_run_model(cw, mw, act);
+  int rc = glow_test_run_model(b, cw, mw, act);
   if (rc < 0)
     return 2;
   if (rc != 0) {
@@ -125,7 +102,7 @@ int main(int argc, char **argv) {
   }
   int bad = 0;
   for (uint64_t s = (uint64_t)nsym_in, o = 0; s < c->numSymbols; s++, o++) {
-    snprintf(path, sizeof path, "%s/output_%llu.pb", argv[2], (unsigned long long)o);
+    snprintf(path, sizeof path, "%s/output_%llu.pb", case_dir, (unsigned long long)o);
     glow_tensor want;
     char *name = NULL;
     if (glow_tensor_pb_load(path, &want.dt, &want.rank, want.dims, &want.data, &name)) {
@@ -136,7 +113,7 @@ int main(int argc, char **argv) {
     int64_t n = 1;
     for (uint64_t d = 0; d < ti->rank; d++)
       n *= (int64_t)ti->dims[d];
-    bad |= glow_test_compare(ti->name, (glow_dtype)ti->dtype, n, mw + c->symbolTable[s].offset, &want, &tol);
+    bad |= glow_test_compare(ti->name, (glow_dtype)ti->dtype, n, mw + c->symbolTable[s].offset, &want, tol);
     free(want.data);
     free(name);
   }

@@ -21,6 +21,8 @@ digits_cnn has its trained ones), batch 1, input "input", output "output":
                                             outputs output, h, c; opset 13
     gru, rnn                                bidirectional nn.GRU / 2-layer nn.RNN (tanh), 12x2x20, hidden
                                             40, outputs output, h; opset 13
+    <name>_b<N>                             a torch model above at batch N (its first input dim),
+                                            e.g. resnet18_b8 (bench/cuda runs batch 8)
     rnn_attrs                               onnx.helper: LSTM, GRU and RNN attributes torch does not
                                             export (reverse, sequence_lens, peepholes, clip,
                                             activations, input_forget), 6x3x5, eight outputs; opset 14
@@ -55,11 +57,14 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "reference"))
 import onnxref  # noqa: E402
 
 SEED = 0
+BATCH = None  # <name>_b<N>: the first dim of the exported input
 
 
 def export(model, shape, opset, outputs=("output",)):
     """Returns the ONNX bytes of a torch model and a random input for it."""
     model.eval()
+    if BATCH:
+        shape = (BATCH,) + tuple(shape[1:])
     buf = io.BytesIO()
     torch.onnx.export(
         model, torch.zeros(shape), buf, opset_version=opset, do_constant_folding=True,
@@ -115,6 +120,18 @@ def lookup(name):
     <builder name> (opset 13) or <builder name>_op<N> (opset N)."""
     if name in MODELS:
         return MODELS[name]
+    b = re.fullmatch(r"(.+)_b(\d+)", name)
+    if b and b[1] != "rnn_attrs" and lookup(b[1]):
+        make = lookup(b[1])
+
+        def batched():
+            global BATCH
+            BATCH = int(b[2])
+            try:
+                return make()
+            finally:
+                BATCH = None
+        return batched
     m = re.fullmatch(r"(.+?)(?:_op(\d+))?", name)
     if m[1] in classifier_names():
         return classifier(m[1], int(m[2] or 13))
