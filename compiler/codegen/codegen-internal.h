@@ -19,6 +19,11 @@ LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, const glo
  * assembly with its mnemonic, else 0 (target.h). */
 int glow_target_probe_run(LLVMTargetMachineRef tm, const char *triple, const glow_target_probe *pr);
 
+/* codegen/target-machine.c: the module as an object file or assembly (PTX), malloc'd into
+ * *out; -1 after reporting a failure (for `triple`). */
+int glow_codegen_emit(LLVMTargetMachineRef tm, LLVMModuleRef m, LLVMCodeGenFileType type, const char *triple,
+                      void **out, size_t *size);
+
 /* codegen/optimize-halves.c: LLVM's O3 over the module, its steps (functions named
  * <prefix><i>.<op>) split into two halves optimized on two threads, each with its own
  * target machine (tm[1] NULL: all on this thread); *m is replaced by the result. */

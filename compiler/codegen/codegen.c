@@ -443,7 +443,8 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
    * own; not where the module holds the weights (they would be copied to each half). */
   LLVMTargetMachineRef tms[2] = {tm, NULL};
   glow_resolved_target rt2;
-  if (!c.gpu && !o->packed && !(o->weights & GLOW_WEIGHTS_EMBEDDED) && (tms[1] = glow_target_machine(&o->target, tgt, &rt2))) {
+  int share = !c.gpu && !o->packed && !(o->weights & GLOW_WEIGHTS_EMBEDDED);
+  if (share && (tms[1] = glow_target_machine(&o->target, tgt, &rt2))) {
     free(rt2.triple);
     free(rt2.cpu);
     free(rt2.features);
@@ -457,23 +458,15 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
     goto done;
   if (getenv("GLOWC_DUMP_LLVM"))
     LLVMDumpModule(c.m);
-  LLVMMemoryBufferRef out;
-  if (LLVMTargetMachineEmitToMemoryBuffer(tm, c.m, c.gpu ? LLVMAssemblyFile : LLVMObjectFile, &msg, &out)) {
-    glow_error(NULL, "LLVM code generation failed for %s: %s", rt.triple, msg);
-    LLVMDisposeMessage(msg);
-    goto done;
+  if (!c.gpu) {
+    rc = glow_codegen_emit(tm, c.m, LLVMObjectFile, rt.triple, obj, obj_size);
+  } else { /* the PTX, into the host's object */
+    void *ptx;
+    size_t ptx_size;
+    if (!(rc = glow_codegen_emit(tm, c.m, LLVMAssemblyFile, rt.triple, &ptx, &ptx_size)))
+      rc = glow_gpu_host_object(tgt, g, p, o, ptx, ptx_size, c.gsteps, c.ngsteps, obj, obj_size);
+    free(ptx);
   }
-  if (c.gpu) { /* the PTX, into the host's object */
-    rc = glow_gpu_host_object(tgt, g, p, o, LLVMGetBufferStart(out), LLVMGetBufferSize(out), c.gsteps, c.ngsteps,
-                              obj, obj_size);
-    LLVMDisposeMemoryBuffer(out);
-    goto done;
-  }
-  *obj_size = LLVMGetBufferSize(out);
-  *obj = glow_xmalloc(*obj_size);
-  memcpy(*obj, LLVMGetBufferStart(out), *obj_size);
-  LLVMDisposeMemoryBuffer(out);
-  rc = 0;
 done:
   if (c.m)
     LLVMDisposeModule(c.m);

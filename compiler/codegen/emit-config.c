@@ -81,8 +81,9 @@ void glow_emit_config(LLVMModuleRef m, const glow_graph *g, const glow_plan *p, 
 
   LLVMTypeRef cfg_fields[6] = {c->i64, c->i64, c->i64, c->i64, c->i64, c->ptr};
   LLVMTypeRef cfg_t = LLVMStructTypeInContext(c->ctx, cfg_fields, 6, 0);
-  LLVMValueRef f[6] = {const_i64(c->i64, p->const_size), const_i64(c->i64, p->mutable_size), const_i64(c->i64, p->act_size),
-                       const_i64(c->i64, GLOW_ALIGN),    const_i64(c->i64, (uint64_t)nsym),  table};
+  LLVMValueRef f[6] = {const_i64(c->i64, p->const_size), const_i64(c->i64, p->mutable_size),
+                       const_i64(c->i64, p->act_size),   const_i64(c->i64, GLOW_ALIGN),
+                       const_i64(c->i64, (uint64_t)nsym), table};
   char name[300];
   snprintf(name, sizeof name, "%s_config", net);
   LLVMValueRef cfg = LLVMAddGlobal(c->m, cfg_t, name);

@@ -125,17 +125,7 @@ int glow_gpu_host_object(const glow_target *tgt, const glow_graph *g, const glow
   LLVMTargetMachineRef tms[2] = {tm, NULL};
   if (glow_codegen_optimize(ctx, &m, tms, "-"))
     goto done;
-  LLVMMemoryBufferRef out;
-  if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &out)) {
-    glow_error(NULL, "LLVM code generation failed for the host (%s): %s", rt.triple, msg);
-    LLVMDisposeMessage(msg);
-    goto done;
-  }
-  *obj_size = LLVMGetBufferSize(out);
-  *obj = glow_xmalloc(*obj_size);
-  memcpy(*obj, LLVMGetBufferStart(out), *obj_size);
-  LLVMDisposeMemoryBuffer(out);
-  rc = 0;
+  rc = glow_codegen_emit(tm, m, LLVMObjectFile, rt.triple, obj, obj_size);
 done:
   if (m)
     LLVMDisposeModule(m);

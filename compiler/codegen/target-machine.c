@@ -265,3 +265,20 @@ int glow_target_flag(const glow_target_options *o, const char *name) {
   free(rt.features);
   return v;
 }
+
+int glow_codegen_emit(LLVMTargetMachineRef tm, LLVMModuleRef m, LLVMCodeGenFileType type, const char *triple,
+                      void **out, size_t *size) {
+  char *msg = NULL;
+  LLVMMemoryBufferRef buf;
+  *out = NULL;
+  if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, type, &msg, &buf)) {
+    glow_error(NULL, "LLVM code generation failed for %s: %s", triple, msg);
+    LLVMDisposeMessage(msg);
+    return -1;
+  }
+  *size = LLVMGetBufferSize(buf);
+  *out = glow_xmalloc(*size ? *size : 1);
+  memcpy(*out, LLVMGetBufferStart(buf), *size);
+  LLVMDisposeMemoryBuffer(buf);
+  return 0;
+}

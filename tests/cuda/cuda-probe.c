@@ -14,7 +14,8 @@ int main(void) {
   }
   CUresult r = cuInit(0);
   if (r != CUDA_SUCCESS) {
-    printf("cuInit failed: CUDA error %d%s\n", r, r == 34 ? " (libcuda.so.1 is the toolkit's stub: no NVIDIA driver)" : "");
+    printf("cuInit failed: CUDA error %d%s\n", r,
+           r == 34 ? " (libcuda.so.1 is the toolkit's stub: no NVIDIA driver)" : "");
     return 1;
   }
   int n = 0;
