@@ -26,7 +26,13 @@
  *   glow_weights_free(w);
  *
  * Several instances may share one glow_weights (the constant area is never
- * written), so threads can run the same network on their own instance.
+ * written), so threads can run the same network on their own instance: load the
+ * weights once, then create one instance (an executor) per thread; each holds
+ * only its mutable and activation areas. Thread safety: functions on different
+ * instances may run at the same time on different threads, sharing weights and
+ * bundles; one instance is used by one thread at a time; glow_weights_free only
+ * after its instances are freed. glow_last_error() is per thread. (Tested with 8
+ * threads x 1000 runs under ThreadSanitizer, tests/integration/executors.c.)
  *
  * Every function returns GLOW_RT_OK (0) or a negative glow_rt_status, and never
  * aborts on bad input; glow_last_error() then says what went wrong (per thread).
@@ -86,6 +92,7 @@ typedef enum {
   GLOW_RT_ERR_FORMAT = -7,    /* packed weights that are truncated, corrupt or not glowc's (or of another version) */
   GLOW_RT_ERR_CHECKSUM = -8,  /* packed weights whose unpacked bytes fail their checksum */
   GLOW_RT_ERR_DEVICE = -9,    /* a GPU (CUDA) driver or device call failed, or there is no usable one */
+  GLOW_RT_ERR_TYPE = -10,     /* data of another dtype or shape than the input or output's */
 } glow_rt_status;
 
 /* One compiled network: what GLOW_BUNDLE(net) gathers from "net.h". */
@@ -157,6 +164,18 @@ int glow_instance_find(glow_instance *inst, const char *name, glow_tensor_ref *t
  * @return GLOW_RT_OK; GLOW_RT_ERR_NOT_FOUND if i is out of range. */
 int glow_instance_tensor(glow_instance *inst, int i, glow_tensor_ref *t);
 int glow_instance_tensor_count(const glow_instance *inst);
+
+/* Copies data into input `name` after checking it is that input's dtype (ONNX number) and
+ * shape (rank dims), and `bytes` its size: what a server feeding requests wants checked.
+ * @return GLOW_RT_OK; GLOW_RT_ERR_NOT_FOUND (no input of that name: the message lists them);
+ *         GLOW_RT_ERR_TYPE (the message gives both types and shapes). */
+int glow_instance_feed(glow_instance *inst, const char *name, int dtype, int rank, const int64_t *dims,
+                       const void *data, size_t bytes);
+
+/* Copies output `name` into data (bytes: its capacity) after checking the dtype.
+ * @return GLOW_RT_OK; GLOW_RT_ERR_NOT_FOUND (no output of that name); GLOW_RT_ERR_TYPE
+ *         (another dtype, or bytes smaller than the output). */
+int glow_instance_fetch(glow_instance *inst, const char *name, int dtype, void *data, size_t bytes);
 
 /* Runs the network on the instance's current inputs.
  * @return GLOW_RT_OK; GLOW_RT_ERR_BUNDLE with the entry's code in the message. */

@@ -33,6 +33,7 @@ const char *glow_status_string(int status) {
   case GLOW_RT_ERR_FORMAT: return "bad packed weights";
   case GLOW_RT_ERR_CHECKSUM: return "checksum mismatch";
   case GLOW_RT_ERR_DEVICE: return "device error";
+  case GLOW_RT_ERR_TYPE: return "type or shape mismatch";
   default: return "unknown status";
   }
 }
@@ -192,6 +193,72 @@ int glow_instance_find(glow_instance *inst, const char *name, glow_tensor_ref *t
   for (uint64_t i = 0; i < c->numSymbols && k < sizeof last_error; i++)
     k += (size_t)snprintf(last_error + k, sizeof last_error - k, " '%s'", c->symbolTable[i].name);
   return GLOW_RT_ERR_NOT_FOUND;
+}
+
+static const char *const dtype_names[17] = {"?",      "float",  "uint8",  "int8",    "uint16", "int16",
+                                            "int32",  "int64",  "string", "bool",    "float16", "double",
+                                            "uint32", "uint64", "cx64",   "cx128",   "bfloat16"};
+
+static const char *dtype_name(int dt) { return dt >= 0 && dt < 17 ? dtype_names[dt] : "?"; }
+
+/* "float[1,3,224,224]" into buf. */
+static const char *type_str(char *buf, size_t n, int dtype, int rank, const uint64_t *udims, const int64_t *sdims) {
+  size_t k = (size_t)snprintf(buf, n, "%s[", dtype_name(dtype));
+  for (int d = 0; d < rank && k < n; d++)
+    k += (size_t)snprintf(buf + k, n - k, "%s%lld", d ? "," : "", udims ? (long long)udims[d] : (long long)sdims[d]);
+  if (k < n)
+    snprintf(buf + k, n - k, "]");
+  return buf;
+}
+
+/* The input (want_input) or output of that name, or an error listing those there are. */
+static int find_role(glow_instance *inst, const char *name, int want_input, glow_tensor_ref *t) {
+  const char *role = want_input ? "input" : "output";
+  if (!inst || !name || !t)
+    return glow_rt_fail(GLOW_RT_ERR_ARG, "glow_instance_%s: NULL argument", want_input ? "feed" : "fetch");
+  int n = glow_instance_tensor_count(inst);
+  for (int i = 0; i < n; i++)
+    if (!glow_instance_tensor(inst, i, t) && t->is_input == want_input && !strcmp(t->name, name))
+      return GLOW_RT_OK;
+  size_t k = (size_t)snprintf(last_error, sizeof last_error, "bundle '%s' has no %s '%s'; its %ss:", inst->bundle->name,
+                              role, name, role);
+  glow_tensor_ref o;
+  for (int i = 0; i < n && k < sizeof last_error; i++)
+    if (!glow_instance_tensor(inst, i, &o) && o.is_input == want_input)
+      k += (size_t)snprintf(last_error + k, sizeof last_error - k, " '%s'", o.name);
+  return GLOW_RT_ERR_NOT_FOUND;
+}
+
+int glow_instance_feed(glow_instance *inst, const char *name, int dtype, int rank, const int64_t *dims,
+                       const void *data, size_t bytes) {
+  glow_tensor_ref t;
+  int rc = find_role(inst, name, 1, &t);
+  if (rc)
+    return rc;
+  int same = dtype == t.dtype && rank == t.rank && (data || !bytes) && (rank == 0 || dims);
+  for (int d = 0; same && d < rank; d++)
+    same = dims[d] >= 0 && (uint64_t)dims[d] == t.dims[d];
+  char want[160], got[160];
+  if (!same || bytes != t.bytes)
+    return glow_rt_fail(GLOW_RT_ERR_TYPE, "bundle '%s': input '%s' is %s (%zu bytes); given %s (%zu bytes)",
+                        inst->bundle->name, name, type_str(want, sizeof want, t.dtype, t.rank, t.dims, NULL), t.bytes,
+                        dims || !rank ? type_str(got, sizeof got, dtype, rank, NULL, dims) : "no dims", bytes);
+  memcpy(t.data, data, bytes);
+  return GLOW_RT_OK;
+}
+
+int glow_instance_fetch(glow_instance *inst, const char *name, int dtype, void *data, size_t bytes) {
+  glow_tensor_ref t;
+  int rc = find_role(inst, name, 0, &t);
+  if (rc)
+    return rc;
+  char have[160];
+  if (dtype != t.dtype || bytes < t.bytes || !data)
+    return glow_rt_fail(GLOW_RT_ERR_TYPE, "bundle '%s': output '%s' is %s (%zu bytes); asked for %s into %zu bytes",
+                        inst->bundle->name, name, type_str(have, sizeof have, t.dtype, t.rank, t.dims, NULL), t.bytes,
+                        dtype_name(dtype), bytes);
+  memcpy(data, t.data, t.bytes);
+  return GLOW_RT_OK;
 }
 
 int glow_instance_run(glow_instance *inst) {

@@ -67,6 +67,32 @@ int main(int argc, char **argv) {
   CHECK(!memcmp(out.data, out2.data, out.bytes));
   CHECK(strcmp(glow_status_string(GLOW_RT_ERR_SIZE), "size mismatch") == 0);
 
+  /* Feed and fetch by name, with the dtype and shape checked. */
+  float img[64], logits[10], small[9];
+  for (int i = 0; i < 64; i++)
+    img[i] = (float)(i % 7) / 7.0f;
+  const int64_t dims[4] = {1, 1, 8, 8}, wrong[4] = {1, 1, 8, 9};
+  CHECK(glow_instance_feed(inst2, "nosuch", 1, 4, dims, img, sizeof img) == GLOW_RT_ERR_NOT_FOUND);
+  CHECK(strstr(glow_last_error(), "no input 'nosuch'") && strstr(glow_last_error(), "'input'"));
+  CHECK(glow_instance_feed(inst2, "output", 1, 2, dims, img, 40) == GLOW_RT_ERR_NOT_FOUND);
+  CHECK(glow_instance_feed(inst2, "input", 7, 4, dims, img, sizeof img) == GLOW_RT_ERR_TYPE);
+  CHECK(strstr(glow_last_error(), "input 'input' is float[1,1,8,8] (256 bytes); given int64[1,1,8,8] (256 bytes)"));
+  CHECK(glow_instance_feed(inst2, "input", 1, 4, wrong, img, sizeof img) == GLOW_RT_ERR_TYPE);
+  CHECK(strstr(glow_last_error(), "given float[1,1,8,9]"));
+  CHECK(glow_instance_feed(inst2, "input", 1, 3, dims + 1, img, sizeof img) == GLOW_RT_ERR_TYPE);
+  CHECK(glow_instance_feed(inst2, "input", 1, 4, dims, img, sizeof img - 4) == GLOW_RT_ERR_TYPE);
+  CHECK(glow_instance_feed(inst2, "input", 1, 4, dims, img, sizeof img) == GLOW_RT_OK);
+  CHECK(!memcmp(in2.data, img, sizeof img));
+  CHECK(glow_instance_run(inst2) == GLOW_RT_OK);
+  CHECK(glow_instance_fetch(inst2, "input", 1, logits, sizeof logits) == GLOW_RT_ERR_NOT_FOUND);
+  CHECK(strstr(glow_last_error(), "no output 'input'") && strstr(glow_last_error(), "'output'"));
+  CHECK(glow_instance_fetch(inst2, "output", 11, logits, sizeof logits) == GLOW_RT_ERR_TYPE);
+  CHECK(strstr(glow_last_error(), "output 'output' is float[1,10] (40 bytes); asked for double into 40 bytes"));
+  CHECK(glow_instance_fetch(inst2, "output", 1, small, sizeof small) == GLOW_RT_ERR_TYPE);
+  CHECK(glow_instance_fetch(inst2, "output", 1, logits, sizeof logits) == GLOW_RT_OK);
+  CHECK(!memcmp(logits, out2.data, sizeof logits) && memcmp(logits, out.data, sizeof logits));
+  CHECK(strcmp(glow_status_string(GLOW_RT_ERR_TYPE), "type or shape mismatch") == 0);
+
   glow_instance_free(inst2);
   glow_instance_free(inst);
   glow_weights_free(w);
