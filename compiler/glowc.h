@@ -178,6 +178,24 @@ void glow_sb_printf(glow_strbuf *b, const char *fmt, ...);
 void glow_sb_append(glow_strbuf *b, const void *data, size_t size); /* bytes, 0 after them */
 void glow_sb_free(glow_strbuf *b);
 
+/* util/npy.c: a whole file, 0-terminated (malloc'd); -1 after reporting why not. */
+int glow_read_file(const char *path, uint8_t **data, size_t *size);
+/* util/npy.c: a NumPy .npy array (little-endian, C order); data points into file. */
+typedef struct glow_npy {
+  glow_dtype dt;
+  int rank;
+  int64_t dims[GLOW_MAX_RANK];
+  int64_t numel;
+  const uint8_t *data;
+  size_t bytes;
+  uint8_t *file;
+  size_t file_size;
+} glow_npy;
+int glow_npy_read(const char *path, glow_npy *a); /* -1 after reporting what is wrong with the file */
+void glow_npy_free(glow_npy *a);
+/* The .npy bytes of an array appended to out; -1 for a dtype NumPy has no code for here. */
+int glow_npy_encode(glow_dtype dt, int rank, const int64_t *dims, const void *data, size_t bytes, glow_strbuf *out);
+
 /* util/cache-entry.c: the compile cache's self-checking entry file */
 /* One bundle file: <out dir>/<network name><suffix>. */
 typedef struct glow_bundle_file {

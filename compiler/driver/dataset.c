@@ -162,40 +162,12 @@ static void from_le(void *data, size_t esize, int64_t n) {
     }
 }
 
-static int read_all(const char *path, uint8_t **data, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    glow_error(path, "cannot read: %s", strerror(errno));
-    return -1;
-  }
-  size_t cap = 0, n;
-  *data = NULL;
-  *size = 0;
-  do {
-    if (*size == cap) {
-      cap = cap ? cap * 2 : 65536;
-      *data = glow_xrealloc(*data, cap + 1);
-    }
-    n = fread(*data + *size, 1, cap - *size, f);
-    *size += n;
-  } while (n > 0);
-  int err = ferror(f);
-  fclose(f);
-  if (err) {
-    glow_error(path, "cannot read: %s", strerror(errno));
-    free(*data);
-    return -1;
-  }
-  (*data)[*size] = 0;
-  return 0;
-}
-
 static const char *describe(const glow_value *v, char *buf, size_t cap) { return glow_shape_str(v, buf, cap); }
 
 static int read_rawbin(const char *path, const glow_value *v, void *dst) {
   uint8_t *data;
   size_t size;
-  if (read_all(path, &data, &size))
+  if (glow_read_file(path, &data, &size))
     return -1;
   size_t want = glow_value_bytes(v);
   char s[160];
@@ -214,7 +186,7 @@ static int read_rawbin(const char *path, const glow_value *v, void *dst) {
 static int read_rawtxt(const char *path, const glow_value *v, void *dst) {
   uint8_t *data;
   size_t size;
-  if (read_all(path, &data, &size))
+  if (glow_read_file(path, &data, &size))
     return -1;
   int64_t n = glow_value_numel(v), k = 0;
   int line = 1, rc = 0;
@@ -257,94 +229,21 @@ static int read_rawtxt(const char *path, const glow_value *v, void *dst) {
   return rc;
 }
 
-/* NumPy's descr ("<f4", "|u1", ...) as a dtype; UNDEF if glowc has no such type. */
-static glow_dtype npy_dtype(const char *descr, size_t len) {
-  static const struct {
-    const char *descr;
-    glow_dtype dt;
-  } types[] = {{"f4", GLOW_DT_F32}, {"f8", GLOW_DT_F64}, {"f2", GLOW_DT_F16}, {"i1", GLOW_DT_I8},
-               {"u1", GLOW_DT_U8},  {"i2", GLOW_DT_I16}, {"u2", GLOW_DT_U16}, {"i4", GLOW_DT_I32},
-               {"u4", GLOW_DT_U32}, {"i8", GLOW_DT_I64}, {"u8", GLOW_DT_U64}, {"b1", GLOW_DT_BOOL}};
-  if (len != 3 || (descr[0] != '<' && descr[0] != '|'))
-    return GLOW_DT_UNDEF;
-  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-    if (!strncmp(descr + 1, types[i].descr, 2))
-      return types[i].dt;
-  return GLOW_DT_UNDEF;
-}
-
-/* The value of 'key' in the header dict: a pointer just past "'key':" and spaces. */
-static const char *npy_field(const char *hdr, const char *key) {
-  char pat[32];
-  snprintf(pat, sizeof pat, "'%s'", key);
-  const char *p = strstr(hdr, pat);
-  if (!p)
-    return NULL;
-  p += strlen(pat);
-  while (*p == ' ')
-    p++;
-  if (*p++ != ':')
-    return NULL;
-  while (*p == ' ')
-    p++;
-  return p;
-}
-
 static int read_npy(const char *path, const glow_value *v, void *dst) {
-  uint8_t *data;
-  size_t size;
-  if (read_all(path, &data, &size))
+  glow_npy a;
+  if (glow_npy_read(path, &a))
     return -1;
-  int rc = -1;
   char s[160];
-  size_t hlen = 0, off = 0;
-  if (size >= 10 && !memcmp(data, "\x93NUMPY", 6) && data[6] == 1) {
-    hlen = data[8] | (size_t)data[9] << 8;
-    off = 10;
-  } else if (size >= 12 && !memcmp(data, "\x93NUMPY", 6) && (data[6] == 2 || data[6] == 3)) {
-    hlen = data[8] | (size_t)data[9] << 8 | (size_t)data[10] << 16 | (size_t)data[11] << 24;
-    off = 12;
-  }
-  if (!off || off + hlen > size) {
-    glow_error(path, "not a NumPy .npy file (version 1 to 3)");
-    free(data);
-    return -1;
-  }
-  char *hdr = copy_n((const char *)data + off, hlen);
-  const char *descr = npy_field(hdr, "descr"), *fortran = npy_field(hdr, "fortran_order"),
-             *shape = npy_field(hdr, "shape");
-  glow_dtype dt = GLOW_DT_UNDEF;
-  if (descr && (*descr == '\'' || *descr == '"') && strchr(descr + 1, *descr))
-    dt = npy_dtype(descr + 1, (size_t)(strchr(descr + 1, *descr) - descr - 1));
-  int64_t numel = 1, rank = 0;
-  int shape_ok = shape && *shape == '(';
-  for (const char *p = shape_ok ? shape + 1 : ""; shape_ok && *p != ')'; p++) {
-    if (isdigit((unsigned char)*p)) {
-      char *end;
-      numel *= strtoll(p, &end, 10);
-      rank++;
-      p = end - 1;
-    } else if (*p != ',' && *p != ' ') {
-      shape_ok = 0;
-    }
-  }
-  int fortran_order = fortran && !strncmp(fortran, "True", 4);
-  if (!dt || !shape_ok || !fortran) {
-    glow_error(path, "cannot read this .npy file's header (glowc reads little-endian numeric arrays): %s", hdr);
-  } else if (fortran_order && rank > 1) {
-    glow_error(path, ".npy array is in Fortran order; save it in C order (numpy.ascontiguousarray)");
-  } else if (dt != v->dt || numel != glow_value_numel(v)) {
-    glow_error(path, ".npy array holds %lld %s values; input '%s' is %s", (long long)numel, glow_dtype_name(dt),
+  int rc = -1;
+  if (a.dt != v->dt || a.numel != glow_value_numel(v)) {
+    glow_error(path, ".npy array holds %lld %s values; input '%s' is %s", (long long)a.numel, glow_dtype_name(a.dt),
                v->name, describe(v, s, sizeof s));
-  } else if (size - off - hlen != glow_value_bytes(v)) {
-    glow_error(path, ".npy file holds %zu bytes of data; its header says %zu", size - off - hlen, glow_value_bytes(v));
   } else {
-    memcpy(dst, data + off + hlen, glow_value_bytes(v));
-    from_le(dst, glow_dtype_size(v->dt), numel);
+    memcpy(dst, a.data, glow_value_bytes(v));
+    from_le(dst, glow_dtype_size(v->dt), a.numel);
     rc = 0;
   }
-  free(hdr);
-  free(data);
+  glow_npy_free(&a);
   return rc;
 }
 
