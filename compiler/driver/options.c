@@ -224,23 +224,6 @@ static int parse_weights(const char *v, unsigned *out) {
 }
 
 /* "-name=value" / "-name value" / "--name ...": returns the value, or NULL if arg is not this option. */
-const char *glow_option_match(int argc, char **argv, int *i, const char *name, int takes_value) {
-  const char *a = argv[*i];
-  if (*a != '-')
-    return NULL;
-  a += a[1] == '-' ? 2 : 1;
-  size_t n = strlen(name);
-  if (strncmp(a, name, n))
-    return NULL;
-  if (!takes_value)
-    return a[n] ? NULL : "";
-  if (a[n] == '=')
-    return a + n + 1;
-  if (a[n] || *i + 1 >= argc)
-    return NULL;
-  return argv[++*i];
-}
-
 static int parse_dims(const char *s, int *rank, int64_t *dims) {
   /* "[1,3,224,224]" or "1,3,224,224"; "[]" is a scalar. */
   while (isspace((unsigned char)*s))
