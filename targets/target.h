@@ -43,6 +43,9 @@ typedef struct glow_target {
   /* GPU targets: the kernels become the steps' GPU code, embedded in an object for the host,
    * whose entry launches them (ended by a NULL triple); NULL: a CPU target. */
   const glow_target_host *hosts;
+  /* GPU targets: the kernels' GLOW_STACK_PANEL_FLOATS (target.cmake), which bounds the sizes
+   * of the kernels whose buffers are fixed there (no variable-length arrays: RNNs). */
+  int stack_panel_floats;
 } glow_target;
 
 /* targets/targets.c */

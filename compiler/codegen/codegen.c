@@ -29,6 +29,7 @@ typedef struct {
   LLVMValueRef areas;   /* the entry's [3 x ptr] of areas, for parallel steps (NULL until the first) */
   LLVMValueRef pfor;    /* the extern_weak glow_parallel_for */
   int gpu;               /* a GPU target: steps are kernels, no entry */
+  const glow_target *tgt;
   glow_gpu_step *gsteps; /* a GPU target's steps, for the host module (gpu-host.c) */
   int ngsteps;
 } cg;
@@ -186,8 +187,25 @@ static LLVMValueRef sreg(cg *c, const char *name) {
  * which the host module's entry launches (gpu-host.c). Where the node's kernel
  * has a _part variant, each thread runs part = its index in the launch and
  * nparts = the launch's thread count; else one thread runs it whole. */
+/* On a GPU the RNN kernel's buffers are fixed (GLOW_NO_VLA in rnn.c): half a panel for a
+ * direction's state and one for a block of input products. */
+static int gpu_too_large(const glow_target *tgt, const glow_graph *g, const glow_node *n, const glow_kcall *kc) {
+  if (strcmp(kc->kernel, "glow_k_rnn_f32"))
+    return 0;
+  int64_t kind = kc->params[0], H = kc->params[4], G = kind == 2 ? 4 : kind == 1 ? 3 : 1;
+  int64_t room = tgt->stack_panel_floats / 2;
+  int64_t most = room / (3 + G) < room / G ? room / (3 + G) : room / G;
+  if (H <= most)
+    return 0;
+  return glow_node_error(g, n, "hidden size %lld is over the %lld this op takes on a GPU (%s), whose kernels have "
+                         "fixed buffers; compile the model for a CPU target", (long long)H, (long long)most,
+                         tgt->kernel_triple);
+}
+
 static int emit_gpu_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, const glow_kcall *kc,
                          int step, const char *net) {
+  if (gpu_too_large(c->tgt, g, n, kc))
+    return -1;
   char pname[sizeof kc->kernel + 8];
   snprintf(pname, sizeof pname, "%s_part", kc->kernel);
   int parallel = LLVMGetNamedFunction(c->m, pname) != NULL;
@@ -420,6 +438,7 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
 
   c.num_threads = o->num_threads;
   c.gpu = tgt->hosts != NULL;
+  c.tgt = tgt;
   prepare_kernels(&c, rt.cpu, rt.features);
   define_target_flags(&c, tgt, tm, rt.triple);
   LLVMValueRef weights = NULL;

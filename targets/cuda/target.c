@@ -25,4 +25,5 @@ const glow_target glow_target_cuda = {
     .bitcode = glow_kernels_cuda,
     .bitcode_size = &glow_kernels_cuda_size,
     .hosts = hosts,
+    .stack_panel_floats = 2048, /* as GLOW_STACK_PANEL_FLOATS in cuda/target.cmake */
 };

@@ -3,7 +3,8 @@
 # memory, which the driver reserves for every thread the GPU can hold: 8 KiB panels, as on
 # Cortex-M. NVPTX has no variable-length arrays (GLOW_NO_VLA: fixed buffers instead).
 set(GLOWC_TARGET_TRIPLE nvptx64-nvidia-cuda)
-# -fno-stack-protector (every target gets it) means nothing to NVPTX.
+# -fno-stack-protector (every target gets it) means nothing to NVPTX. target.c's
+# stack_panel_floats repeats the panel size for codegen's RNN size check.
 set(GLOWC_TARGET_CFLAGS "-DGLOW_STACK_PANEL_FLOATS=2048 -DGLOW_NO_VLA -Wno-unused-command-line-argument")
 set(GLOWC_TARGET_KERNEL_SOURCES)
 set(GLOWC_TARGET_KERNEL_HEADERS)

@@ -88,6 +88,10 @@ cuda-bad-sm)
 cuda-embedded-weights)
   args=(-model="$relu" -emit-bundle="$out" -target=nvptx64-nvidia-cuda -weights=embedded)
   want="-weights.*embedded weights are not for GPU bundles.*-weights=bin or -weights=zst" ;;
+cuda-rnn-too-large)
+  # An LSTM of hidden size 200 (W and R as inputs; made with onnx.helper): over the GPU kernel's fixed buffers.
+  args=(-model="$here/lstm-hidden-200.onnx" -emit-bundle="$out" -target=nvptx64-nvidia-cuda)
+  want="lstm-hidden-200.onnx:big_lstm \\(LSTM\\): error: hidden size 200 is over the 146 this op takes on a GPU" ;;
 cuda-bad-host)
   args=(-model="$relu" -emit-bundle="$out" -target=nvptx64-nvidia-cuda -cuda-host=riscv64-linux-gnu)
   want="-cuda-host: error: the host of a nvptx64-nvidia-cuda bundle .* is one of x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu, not 'riscv64-linux-gnu'" ;;
