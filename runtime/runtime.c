@@ -222,7 +222,7 @@ static int find_role(glow_instance *inst, const char *name, int want_input, glow
       return GLOW_RT_OK;
   size_t k = (size_t)snprintf(last_error, sizeof last_error, "bundle '%s' has no %s '%s'; its %ss:", inst->bundle->name,
                               role, name, role);
-  glow_tensor_ref o;
+  glow_tensor_ref o = {0};
   for (int i = 0; i < n && k < sizeof last_error; i++)
     if (!glow_instance_tensor(inst, i, &o) && o.is_input == want_input)
       k += (size_t)snprintf(last_error + k, sizeof last_error - k, " '%s'", o.name);
@@ -231,7 +231,7 @@ static int find_role(glow_instance *inst, const char *name, int want_input, glow
 
 int glow_instance_feed(glow_instance *inst, const char *name, int dtype, int rank, const int64_t *dims,
                        const void *data, size_t bytes) {
-  glow_tensor_ref t;
+  glow_tensor_ref t = {0};
   int rc = find_role(inst, name, 1, &t);
   if (rc)
     return rc;
@@ -248,7 +248,7 @@ int glow_instance_feed(glow_instance *inst, const char *name, int dtype, int ran
 }
 
 int glow_instance_fetch(glow_instance *inst, const char *name, int dtype, void *data, size_t bytes) {
-  glow_tensor_ref t;
+  glow_tensor_ref t = {0};
   int rc = find_role(inst, name, 0, &t);
   if (rc)
     return rc;

@@ -98,7 +98,7 @@ static int feed_inputs(glow_instance *inst, const input_arg *in, int nin) {
     glow_npy_free(&a);
   }
   for (int i = 0; i < n; i++) { /* every input given */
-    glow_tensor_ref t;
+    glow_tensor_ref t = {0};
     int given = 0;
     glow_instance_tensor(inst, i, &t);
     for (int k = 0; k < nin; k++)
@@ -116,7 +116,7 @@ static int write_outputs(glow_instance *inst, const char *dir) {
   glow_outset *o = glow_outset_create();
   int n = glow_instance_tensor_count(inst), rc = 0;
   for (int i = 0; i < n && !rc; i++) {
-    glow_tensor_ref t;
+    glow_tensor_ref t = {0};
     glow_instance_tensor(inst, i, &t);
     if (t.is_input)
       continue;

@@ -54,7 +54,7 @@ int glow_test_run_model(const glow_bundle *b, uint8_t *constant, uint8_t *mutabl
     return -1;
   }
   int n = glow_instance_tensor_count(inst), rc = 0;
-  glow_tensor_ref t;
+  glow_tensor_ref t = {0};
   for (int i = 0; i < n; i++)
     if (!glow_instance_tensor(inst, i, &t))
       memcpy(t.data, mutable_ + b->config->symbolTable[i].offset, t.bytes);
