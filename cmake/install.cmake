@@ -3,7 +3,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS model-compiler glowc model-profiler EXPORT glowcTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS model-compiler glowc model-profiler glowc-run EXPORT glowcTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The runtime library, built for this machine, in an export set of its own: a
 # cross-compiling project gets glowc::runtime built from the installed sources
 # for its target instead (glowcConfig.cmake).

@@ -17,7 +17,7 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: glowc-run -bundle=<name>.o [options]\n"
+          "USAGE: glowc-run -bundle=<name>.o [options]\n"
           "Runs a bundle compiled with -bundle-api=dynamic on .npy inputs; writes its outputs as .npy.\n"
           "  -bundle=<file>              The bundle's object (<name>.o, linked here into a shared\n"
           "                              object with $CC, default cc), or such a shared object.\n"
