@@ -309,6 +309,8 @@ typedef struct glow_pass_options {
   int verbose;
   const char *dump_after; /* pass name or NULL */
   int conv_wide;          /* the target's conv tiles take 64 output channels at once (x86 zmm) */
+  const char **disabled;  /* -disable-pass names (checked by glow_check_disabled_passes) */
+  int ndisabled;
 } glow_pass_options;
 /* passes/infer-fold.c: shapes for every value, constant subgraphs evaluated */
 int glow_pass_infer_fold(glow_graph *g, const glow_pass_options *o);
@@ -338,8 +340,24 @@ enum {
 int glow_pass_dead_nodes(glow_graph *g, const glow_pass_options *o);
 /* passes/materialize-outputs.c */
 int glow_pass_materialize_outputs(glow_graph *g, const glow_pass_options *o);
-/* passes/pipeline.c */
-int glow_run_passes(glow_graph *g, const glow_pass_options *o);
+/* passes/pipeline.c: the registry, in the order the passes run. GRAPH passes run on every
+ * import (the profiler's too); CODEGEN ones when compiling, after quantization. */
+typedef enum { GLOW_PASS_GRAPH, GLOW_PASS_CODEGEN } glow_pass_stage;
+typedef struct glow_pass_info {
+  const char *name;
+  glow_pass_stage stage;
+  int required; /* code generation needs it: -disable-pass refuses it */
+  int (*run)(glow_graph *g, const glow_pass_options *o);
+  const char *what;
+} glow_pass_info;
+extern const glow_pass_info glow_passes[];
+extern const int glow_npasses;
+int glow_run_passes(glow_graph *g, const glow_pass_options *o, glow_pass_stage stage);
+/* 1 if -disable-pass names it. */
+int glow_pass_disabled(const glow_pass_options *o, const char *name);
+/* -1 after naming each -disable-pass that is unknown or required. */
+int glow_check_disabled_passes(const glow_pass_options *o);
+void glow_print_passes(FILE *f);
 
 /* interp/interp.c */
 typedef struct glow_tensor { glow_dtype dt; int rank; int64_t dims[GLOW_MAX_RANK]; void *data; } glow_tensor;

@@ -89,6 +89,17 @@ int glow_cache_key(const glow_driver_options *d, char key[65]) {
   }
   field_str(&s, "relocation-model", b->target.pic < 0 ? "default" : b->target.pic ? "pic" : "static");
   field_str(&s, "float-abi", b->target.float_abi);
+  glow_strbuf off = {0}; /* -disable-pass, in the registry's order; absent when none: old keys stay valid */
+  for (int i = 0; i < glow_npasses; i++) {
+    int first = 1; /* a name listed twice (dead-nodes) counts once */
+    for (int k = 0; k < i; k++)
+      first &= strcmp(glow_passes[k].name, glow_passes[i].name) != 0;
+    if (first && glow_pass_disabled(&d->passes, glow_passes[i].name))
+      glow_sb_printf(&off, "%s%s", off.len ? "," : "", glow_passes[i].name);
+  }
+  if (off.len)
+    field_str(&s, "disable-pass", off.s);
+  glow_sb_free(&off);
   if (tgt->hosts) { /* a GPU bundle's object is for the host, which defaults to this machine */
     char *host = b->host_triple ? glow_xstrdup(b->host_triple) : glow_default_triple();
     field_str(&s, "gpu-host", host);

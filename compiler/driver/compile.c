@@ -109,15 +109,14 @@ static int compile_bundle(const glow_driver_options *d, const char *key) {
   size_t obj_size = 0, wbin_size = 0, wzst_size = 0;
   glow_strbuf hdr = {0}, wtxt = {0};
 
-  if (bind_inputs(g, d) || glow_run_passes(g, &d->passes))
+  if (bind_inputs(g, d) || glow_run_passes(g, &d->passes, GLOW_PASS_GRAPH))
     goto done;
   if (d->load_profile && quantize(g, d))
     goto done;
   /* The conv panels are blocked as the target's register tiles read them (kernels/conv.c). */
   glow_pass_options po = d->passes;
   po.conv_wide = glow_target_flag(&d->bundle.target, "x86_zmm");
-  if (po.conv_wide < 0 || glow_pass_fuse_epilogue(g, &po) || glow_pass_pack_conv_weights(g, &po) ||
-      glow_pass_dead_nodes(g, &po))
+  if (po.conv_wide < 0 || glow_run_passes(g, &po, GLOW_PASS_CODEGEN))
     goto done;
   if (d->dot_file && glow_graph_dump_dot(g, d->dot_file))
     goto done;

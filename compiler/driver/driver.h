@@ -7,7 +7,7 @@
 
 typedef struct glow_driver_options {
   const char *model, *out_dir, *dot_file;
-  int verbose, help, version;
+  int verbose, help, version, print_passes;
   glow_import_options import;
   glow_pass_options passes;
   glow_bundle_options bundle;

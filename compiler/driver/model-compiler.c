@@ -8,6 +8,8 @@ int main(int argc, char **argv) {
     glow_driver_usage(GLOW_TOOL_COMPILER, stdout);
   else if (!rc && d.version)
     printf("glowc %s\n", GLOWC_VERSION);
+  else if (!rc && d.print_passes)
+    glow_print_passes(stdout);
   else if (!rc && d.dump_profile)
     rc = glow_driver_profile(&d);
   else if (!rc)

@@ -123,9 +123,11 @@ static const char *usage_text =
     "                              Ranges as profiled (none, default) or clipped where the\n"
     "                              KL divergence of the 8-bit histogram is smallest (KL).\n"
     "  -dump-graph-DAG=<file.dot>  Writes the optimized graph in Graphviz format.\n"
-    "  -dump-after=<pass>          Prints the IR after a pass (infer-fold, fold-batchnorm,\n"
-    "                              fold-qdq, materialize-outputs, pack-weights, dead-nodes;\n"
+    "  -dump-after=<pass>          Prints the IR after a pass (-print-passes lists them;\n"
     "                              quantize, with -load-profile).\n"
+    "  -print-passes               Lists the passes in the order they run, and which of them\n"
+    "                              -disable-pass may turn off.\n"
+    "  -disable-pass=<name>[,...]  Skips optimizing passes (repeatable), e.g. fuse-epilogue.\n"
     "  -verbose                    Reports each stage, memory sizes and timings.\n"
     "  -version                    Prints the version.\n"
     "  -help                       Prints this text.\n";
@@ -408,6 +410,18 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
       d->dot_file = v;
     else if (mc && (v = glow_option_match(argc, argv, &i, "dump-after", 1)))
       d->passes.dump_after = v;
+    else if (mc && (v = glow_option_match(argc, argv, &i, "disable-pass", 1))) {
+      for (const char *p = v; *p;) { /* a comma list; the names point into argv */
+        size_t n = strcspn(p, ",");
+        d->passes.disabled = glow_xrealloc(d->passes.disabled, sizeof(char *) * (size_t)(d->passes.ndisabled + 1));
+        char *name = glow_xmalloc(n + 1);
+        memcpy(name, p, n);
+        name[n] = 0;
+        d->passes.disabled[d->passes.ndisabled++] = name;
+        p += n + (p[n] == ',');
+      }
+    } else if (mc && glow_option_match(argc, argv, &i, "print-passes", 0))
+      d->print_passes = 1;
     else if (glow_option_match(argc, argv, &i, "verbose", 0))
       d->verbose = d->passes.verbose = d->bundle.verbose = 1;
     else if (glow_option_match(argc, argv, &i, "help", 0) || glow_option_match(argc, argv, &i, "h", 0))
@@ -419,7 +433,9 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
       bad = 1;
     }
   }
-  if (bad || d->help || d->version)
+  if (!bad && glow_check_disabled_passes(&d->passes))
+    bad = 1;
+  if (bad || d->help || d->version || d->print_passes)
     return bad ? -1 : 0;
   if (!d->model) {
     glow_error(NULL, "no model given: pass -model=<file.onnx> (see -help)");
@@ -498,6 +514,9 @@ void glow_driver_options_free(glow_driver_options *d) {
   free(o->input_dims);
   free(o->symbol_names);
   free(o->symbol_values);
+  for (int i = 0; i < d->passes.ndisabled; i++)
+    free((char *)d->passes.disabled[i]);
+  free(d->passes.disabled);
   free(d->bind);
   free(d->datasets);
   free(d->owned_name);

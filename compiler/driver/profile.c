@@ -148,7 +148,7 @@ int glow_driver_profile(const glow_driver_options *d) {
   for (int b = 0; !rc && b < d->nbind; b++)
     rc = glow_bind_input(g, d->bind[b]);
   if (!rc)
-    rc = glow_run_passes(g, &d->passes);
+    rc = glow_run_passes(g, &d->passes, GLOW_PASS_GRAPH);
   int *of_input = g ? glow_xcalloc((size_t)g->ninputs + 1, sizeof *of_input) : NULL;
   if (!rc)
     rc = match_inputs(g, ds, d->ndatasets, of_input);

@@ -1,36 +1,80 @@
-/* The pass pipeline: a plain list of calls, verified between passes in debug builds. */
+/* The pass pipeline: the registry of glowc's passes in the order they run (the
+ * order is fixed, so bundles do not depend on how options were written), each
+ * verified after it in debug builds. -disable-pass turns off the ones that only
+ * optimize; -print-passes lists them all. */
 #include <string.h>
 
 #include "glowc.h"
 #include "quant/quant.h"
 
-static int run(glow_graph *g, const glow_pass_options *o, const char *name,
-               int (*pass)(glow_graph *, const glow_pass_options *)) {
-  if (pass(g, o))
-    return -1;
+const glow_pass_info glow_passes[] = {
+    {"infer-fold", GLOW_PASS_GRAPH, 1, glow_pass_infer_fold,
+     "shapes and dtypes of every value; constant subgraphs evaluated"},
+    {"fold-batchnorm", GLOW_PASS_GRAPH, 0, glow_pass_fold_batchnorm,
+     "BatchNormalization after a Conv folded into its weights and bias"},
+    {"fold-qdq", GLOW_PASS_GRAPH, 0, glow_pass_fold_qdq,
+     "QuantizeLinear/DequantizeLinear pairs around float ops become int8 ops"},
+    {"materialize-outputs", GLOW_PASS_GRAPH, 1, glow_pass_materialize_outputs,
+     "graph outputs that are inputs or constants get a copy in the output area"},
+    {"pack-weights", GLOW_PASS_GRAPH, 1, glow_pass_pack_weights,
+     "constant int8 weights in the int8 kernels' layout"},
+    {"dead-nodes", GLOW_PASS_GRAPH, 0, glow_pass_dead_nodes, "nodes whose results nothing uses removed"},
+    {"fuse-epilogue", GLOW_PASS_CODEGEN, 0, glow_pass_fuse_epilogue,
+     "activations and residual adds after a float32 Conv run in its epilogue"},
+    {"pack-conv-weights", GLOW_PASS_CODEGEN, 0, glow_pass_pack_conv_weights,
+     "constant float32 Conv weights in the conv kernel's panels"},
+    {"dead-nodes", GLOW_PASS_CODEGEN, 0, glow_pass_dead_nodes, "nodes left unused by the fusions removed"},
+};
+const int glow_npasses = sizeof glow_passes / sizeof glow_passes[0];
+
+int glow_pass_disabled(const glow_pass_options *o, const char *name) {
+  for (int i = 0; i < o->ndisabled; i++)
+    if (!strcmp(o->disabled[i], name))
+      return 1;
+  return 0;
+}
+
+int glow_run_passes(glow_graph *g, const glow_pass_options *o, glow_pass_stage stage) {
+  for (int i = 0; i < glow_npasses; i++) {
+    const glow_pass_info *p = &glow_passes[i];
+    if (p->stage != stage || (!p->required && glow_pass_disabled(o, p->name)))
+      continue;
+    if (p->run(g, o))
+      return -1;
 #ifndef NDEBUG
-  if (glow_graph_verify(g))
-    return -1;
+    if (glow_graph_verify(g))
+      return -1;
 #endif
-  if (o->dump_after && !strcmp(o->dump_after, name)) {
-    fprintf(stderr, "; IR after %s\n", name);
-    glow_graph_dump(g, stderr);
+    if (o->dump_after && !strcmp(o->dump_after, p->name)) {
+      fprintf(stderr, "; IR after %s\n", p->name);
+      glow_graph_dump(g, stderr);
+    }
   }
   return 0;
 }
 
-int glow_run_passes(glow_graph *g, const glow_pass_options *o) {
-  if (run(g, o, "infer-fold", glow_pass_infer_fold))
-    return -1;
-  if (run(g, o, "fold-batchnorm", glow_pass_fold_batchnorm))
-    return -1;
-  if (run(g, o, "fold-qdq", glow_pass_fold_qdq))
-    return -1;
-  if (run(g, o, "materialize-outputs", glow_pass_materialize_outputs))
-    return -1;
-  if (run(g, o, "pack-weights", glow_pass_pack_weights))
-    return -1;
-  if (run(g, o, "dead-nodes", glow_pass_dead_nodes))
-    return -1;
-  return 0;
+int glow_check_disabled_passes(const glow_pass_options *o) {
+  int bad = 0;
+  for (int i = 0; i < o->ndisabled; i++) {
+    const glow_pass_info *p = NULL;
+    for (int k = 0; k < glow_npasses && !p; k++)
+      if (!strcmp(glow_passes[k].name, o->disabled[i]))
+        p = &glow_passes[k];
+    if (!p) {
+      glow_error("-disable-pass", "no pass '%s' (model-compiler -print-passes lists them)", o->disabled[i]);
+      bad = 1;
+    } else if (p->required) {
+      glow_error("-disable-pass", "'%s' cannot be disabled: %s, which code generation needs", p->name, p->what);
+      bad = 1;
+    }
+  }
+  return bad ? -1 : 0;
+}
+
+void glow_print_passes(FILE *f) {
+  fprintf(f, "Passes, in the order they run (-disable-pass=<name> turns off those marked optional):\n");
+  for (int i = 0; i < glow_npasses; i++)
+    fprintf(f, "  %-20s %-9s %-8s %s\n", glow_passes[i].name,
+            glow_passes[i].stage == GLOW_PASS_GRAPH ? "graph" : "codegen", glow_passes[i].required ? "required" : "optional",
+            glow_passes[i].what);
 }

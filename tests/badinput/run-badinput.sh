@@ -82,6 +82,12 @@ bad-target)
 bad-cross-mcpu)
   args=(-model="$relu" -emit-bundle="$out" -target=aarch64-linux-gnu -mcpu=cortex-m4)
   want="-mcpu.*unknown CPU 'cortex-m4' for target aarch64-linux-gnu.*cortex-a72" ;;
+disable-unknown-pass)
+  args=(-model="$relu" -emit-bundle="$out" -disable-pass=fuse-epilog)
+  want="-disable-pass: error: no pass 'fuse-epilog' \\(model-compiler -print-passes lists them\\)" ;;
+disable-required-pass)
+  args=(-model="$relu" -emit-bundle="$out" -disable-pass=dead-nodes,infer-fold)
+  want="-disable-pass: error: 'infer-fold' cannot be disabled" ;;
 cuda-bad-sm)
   args=(-model="$relu" -emit-bundle="$out" -target=nvptx64-nvidia-cuda -mcpu=sm_999)
   want="-mcpu.*unknown CPU 'sm_999' for target nvptx64-nvidia-cuda.*sm_80.*sm_90" ;;

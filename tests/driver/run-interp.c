@@ -32,8 +32,8 @@ int main(int argc, char **argv) {
   for (int i = 3; i < first_tol; i++)
     if (glow_bind_input(g, argv[i] + 12))
       return 3;
-  glow_pass_options po = {0, NULL, 0};
-  if (glow_run_passes(g, &po))
+  glow_pass_options po = {0};
+  if (glow_run_passes(g, &po, GLOW_PASS_GRAPH))
     return 3;
   glow_tensor *ins = calloc((size_t)g->ninputs + 1, sizeof *ins), *outs = calloc((size_t)g->noutputs + 1, sizeof *outs);
   char path[4096];

@@ -11,8 +11,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   glow_set_quiet(1);
   glow_graph *g = glow_import_onnx_bytes(data, size, "fuzz.onnx", NULL);
   if (g) {
-    glow_pass_options o = {0, NULL, 0};
-    glow_run_passes(g, &o);
+    glow_pass_options o = {0};
+    glow_run_passes(g, &o, GLOW_PASS_GRAPH);
     glow_graph_free(g);
   }
   return 0;

@@ -14,9 +14,9 @@ static glow_graph *digits(void) {
   if (!g) {
     glow_import_options io;
     memset(&io, 0, sizeof io);
-    glow_pass_options po = {0, NULL, 0};
+    glow_pass_options po = {0};
     g = glow_import_onnx(GLOWC_FUZZ_MODEL, &io);
-    if (!g || glow_run_passes(g, &po))
+    if (!g || glow_run_passes(g, &po, GLOW_PASS_GRAPH))
       __builtin_trap(); /* the fuzz target itself is broken */
   }
   return g;

@@ -48,8 +48,8 @@ static glow_graph *load_tiny(const char *path) {
   glow_import_options io;
   memset(&io, 0, sizeof io);
   glow_graph *g = glow_import_onnx(path, &io);
-  glow_pass_options po = {0, NULL, 0};
-  GLOW_ASSERT(g && !glow_run_passes(g, &po));
+  glow_pass_options po = {0};
+  GLOW_ASSERT(g && !glow_run_passes(g, &po, GLOW_PASS_GRAPH));
   return g;
 }
 
