@@ -183,10 +183,6 @@ static LLVMValueRef sreg(cg *c, const char *name) {
   return LLVMBuildCall2(c->b, ft, fn, NULL, 0, "");
 }
 
-/* A GPU target's step: a kernel (a PTX .entry <net>_step<i>) of the three areas,
- * which the host module's entry launches (gpu-host.c). Where the node's kernel
- * has a _part variant, each thread runs part = its index in the launch and
- * nparts = the launch's thread count; else one thread runs it whole. */
 /* On a GPU the RNN kernel's buffers are fixed (GLOW_NO_VLA in rnn.c): half a panel for a
  * direction's state and one for a block of input products. */
 static int gpu_too_large(const glow_target *tgt, const glow_graph *g, const glow_node *n, const glow_kcall *kc) {
@@ -202,6 +198,10 @@ static int gpu_too_large(const glow_target *tgt, const glow_graph *g, const glow
                          tgt->kernel_triple);
 }
 
+/* A GPU target's step: a kernel (a PTX .entry <net>_step<i>) of the three areas,
+ * which the host module's entry launches (gpu-host.c). Where the node's kernel
+ * has a _part variant, each thread runs part = its index in the launch and
+ * nparts = the launch's thread count; else one thread runs it whole. */
 static int emit_gpu_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, const glow_kcall *kc,
                          int step, const char *net) {
   if (gpu_too_large(c->tgt, g, n, kc))

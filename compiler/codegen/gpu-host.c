@@ -123,7 +123,7 @@ int glow_gpu_host_object(const glow_target *tgt, const glow_graph *g, const glow
   }
   LLVMDisposeMessage(msg);
   LLVMTargetMachineRef tms[2] = {tm, NULL};
-  if (glow_codegen_optimize(ctx, &m, tms, "-"))
+  if (glow_codegen_optimize(ctx, &m, tms, "-")) /* one thread: no steps here to split (no "-" prefix) */
     goto done;
   rc = glow_codegen_emit(tm, m, LLVMObjectFile, rt.triple, obj, obj_size);
 done:

@@ -37,12 +37,18 @@ typedef struct {
   const char *name, *path;
 } input_arg;
 
-/* A .o becomes <tmp>/bundle.so: cc -shared. Returns the path (malloc'd) or NULL. */
-static char *link_shared(const char *obj, char *tmpdir) {
+/* A .o becomes <dir>/bundle.so (cc -shared), *dir a new folder under $TMPDIR (else /tmp).
+ * Returns the path (malloc'd) or NULL; *dir (malloc'd) is set once the folder exists. */
+static char *link_shared(const char *obj, char **dir) {
+  const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+  char *tmpdir = glow_xmalloc(strlen(tmp) + 24);
+  sprintf(tmpdir, "%s/glowc-run-XXXXXX", tmp);
   if (!mkdtemp(tmpdir)) {
-    glow_error(obj, "cannot make a temporary folder to link it in");
+    glow_error(obj, "cannot make a temporary folder under %s to link it in", tmp);
+    free(tmpdir);
     return NULL;
   }
+  *dir = tmpdir;
   char *so = glow_xmalloc(strlen(tmpdir) + 16);
   sprintf(so, "%s/bundle.so", tmpdir);
   const char *cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
@@ -218,7 +224,7 @@ int main(int argc, char **argv) {
     weights = own_weights;
   }
   int rc = 1, cuda = is_cuda_bundle(bundle);
-  char tmpdir[] = "/tmp/glowc-run-XXXXXX", *so = NULL;
+  char *tmpdir = NULL, *so = NULL; /* tmpdir: where a .o was linked, removed at the end */
   void *lib = NULL;
   glow_weights *w = NULL;
   glow_instance *inst = NULL;
@@ -226,7 +232,7 @@ int main(int argc, char **argv) {
   if (cuda < 0)
     goto done;
   if (len > 2 && !strcmp(bundle + len - 2, ".o")) {
-    so = link_shared(bundle, tmpdir);
+    so = link_shared(bundle, &tmpdir);
   } else { /* a path, never a library name searched for */
     so = glow_xmalloc(len + 3);
     sprintf(so, "%s%s", strchr(bundle, '/') ? "" : "./", bundle);
@@ -285,9 +291,11 @@ done:
   glow_weights_free(w);
   if (lib)
     dlclose(lib);
-  if (so && !strncmp(so, tmpdir, strlen(tmpdir)) && !strstr(tmpdir, "XXXXXX")) {
-    unlink(so);
+  if (tmpdir) {
+    if (so)
+      unlink(so);
     rmdir(tmpdir);
+    free(tmpdir);
   }
   free(so);
   for (int i = 0; i < nin; i++)
