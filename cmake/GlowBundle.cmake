@@ -21,6 +21,8 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
                     [FEATURES <feature>...]
                     [MODEL_INPUTS <name,type,[d0,d1,...]>...]
                     [NUM_THREADS <n>]
+                    [PASS_PLUGINS <target or file>...]
+                    [PASSES <name>...]
                     [OPTIONS <model-compiler option>...])
 
   ``MODEL``
@@ -91,6 +93,14 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
   ``MODEL_INPUTS``
     Types and shapes of inputs, one ``name,type,[d0,d1,...]`` per input, each
     passed as ``-model-input=``.
+  ``PASS_PLUGINS``
+    Graph-pass plugins (``-load-pass=``), in the order they load: ``MODULE``
+    library targets of this project (built first) or shared-library files
+    (file-level dependencies). A rebuilt plugin recompiles the bundle.
+  ``PASSES``
+    The plugin passes that run, in order (one ``-pass=``); without it, every
+    pass the plugins register runs. A bundle with a ``PROFILE`` needs the
+    profile taken with the same plugins (``glow_profile()`` takes these two too).
   ``OPTIONS``
     Further ``model-compiler`` options, passed unchanged.
 
@@ -144,10 +154,50 @@ function(_glow_tool out name where)
   endif()
 endfunction()
 
+# PASS_PLUGINS and PASSES as model-compiler options (-load-pass=, -pass=) in
+# <flags>, and what the command depends on in <deps>; <bad> TRUE after an error.
+function(_glow_pass_plugin_flags flags deps bad where plugins passes)
+  set(f "")
+  set(d "")
+  set(b FALSE)
+  foreach(p ${plugins})
+    if(TARGET ${p})
+      get_target_property(type ${p} TYPE)
+      if(NOT type MATCHES "^(MODULE_LIBRARY|SHARED_LIBRARY)$")
+        message(SEND_ERROR "${where}: PASS_PLUGINS target '${p}' is a ${type}, not a MODULE or SHARED library")
+        set(b TRUE)
+      endif()
+      list(APPEND f -load-pass=$<TARGET_FILE:${p}>)
+      list(APPEND d ${p} $<TARGET_FILE:${p}>)
+    else()
+      get_filename_component(file ${p} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+      list(APPEND f -load-pass=${file})
+      list(APPEND d ${file})
+    endif()
+  endforeach()
+  foreach(n ${passes})
+    if(NOT n MATCHES "^[A-Za-z0-9_.-]+$")
+      message(SEND_ERROR "${where}: PASSES: '${n}' is not a pass name")
+      set(b TRUE)
+    endif()
+  endforeach()
+  if(passes)
+    if(NOT plugins)
+      message(SEND_ERROR "${where}: PASSES needs the PASS_PLUGINS that register them")
+      set(b TRUE)
+    endif()
+    list(JOIN passes "," joined)
+    list(APPEND f -pass=${joined})
+  endif()
+  set(${flags} "${f}" PARENT_SCOPE)
+  set(${deps} "${d}" PARENT_SCOPE)
+  set(${bad} ${b} PARENT_SCOPE)
+endfunction()
+
 function(add_glow_bundle target)
   cmake_parse_arguments(PARSE_ARGV 1 arg ""
     "MODEL;NETWORK_NAME;BUNDLE_API;PROFILE;QUANTIZATION_SCHEMA;TARGET;CPU;NUM_THREADS"
-    "WEIGHTS;FEATURES;MODEL_INPUTS;OPTIONS")
+    "WEIGHTS;FEATURES;MODEL_INPUTS;OPTIONS;PASS_PLUGINS;PASSES")
   set(where "add_glow_bundle(${target})")
   set(bad FALSE)
   if(arg_UNPARSED_ARGUMENTS)
@@ -231,6 +281,10 @@ function(add_glow_bundle target)
   if(NOT compiler)
     set(bad TRUE)
   endif()
+  _glow_pass_plugin_flags(plugin_flags plugin_deps plugin_bad "${where}" "${arg_PASS_PLUGINS}" "${arg_PASSES}")
+  if(plugin_bad)
+    set(bad TRUE)
+  endif()
   if(NOT DEFINED arg_TARGET)
     _glow_bundle_default_triple(arg_TARGET "${where}")
     if(arg_TARGET STREQUAL "NOTFOUND")
@@ -280,6 +334,7 @@ function(add_glow_bundle target)
   if(profile)
     list(APPEND flags -load-profile=${profile})
   endif()
+  list(APPEND flags ${plugin_flags})
   if(DEFINED arg_QUANTIZATION_SCHEMA)
     list(APPEND flags -quantization-schema=${arg_QUANTIZATION_SCHEMA})
   endif()
@@ -307,7 +362,7 @@ function(add_glow_bundle target)
   add_custom_command(OUTPUT ${outputs}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
     COMMAND ${compiler} -model=${model} -emit-bundle=${dir} ${flags} ${arg_OPTIONS}
-    DEPENDS ${compiler} $<TARGET_FILE:${compiler}> ${model} ${profile} ${profile_target}
+    DEPENDS ${compiler} $<TARGET_FILE:${compiler}> ${model} ${profile} ${profile_target} ${plugin_deps}
     COMMENT "Compiling ${arg_MODEL} into bundle ${name} (${target})"
     VERBATIM)
   set_source_files_properties(${outputs} PROPERTIES GENERATED TRUE)

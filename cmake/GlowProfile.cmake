@@ -13,6 +13,8 @@ includes this module; so does ``add_subdirectory()`` of the glowc source tree.
     glow_profile(<target> MODEL <file.onnx>
                  INPUT_DATASET <input>,rawbin|rawtxt,<file or dir> [...]
                  [OUTPUT <file.yml>]
+                 [PASS_PLUGINS <target or file>...]
+                 [PASSES <name>...]
                  [OPTIONS <model-profiler option>...])
 
   ``<target>`` builds the profile (``<build dir>/<target>.yml`` unless
@@ -24,10 +26,12 @@ includes this module; so does ``add_subdirectory()`` of the glowc source tree.
   ``CONFIGURE_DEPENDS``, so an added file is noticed too): editing one
   re-profiles, and through ``PROFILE`` recompiles the bundles that use it;
   nothing else does. Profiles are deterministic, so compile caches share them.
+  ``PASS_PLUGINS`` and ``PASSES`` are those of ``add_glow_bundle()``: a bundle
+  compiled with graph-pass plugins needs its profile taken with the same ones.
 #]=======================================================================]
 
 function(glow_profile target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "MODEL;OUTPUT" "INPUT_DATASET;OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "MODEL;OUTPUT" "INPUT_DATASET;OPTIONS;PASS_PLUGINS;PASSES")
   set(where "glow_profile(${target})")
   set(bad FALSE)
   if(arg_UNPARSED_ARGUMENTS)
@@ -44,6 +48,10 @@ function(glow_profile target)
   endif()
   _glow_tool(profiler model-profiler "${where}") # GlowBundle.cmake
   if(NOT profiler)
+    set(bad TRUE)
+  endif()
+  _glow_pass_plugin_flags(plugin_flags plugin_deps plugin_bad "${where}" "${arg_PASS_PLUGINS}" "${arg_PASSES}")
+  if(plugin_bad)
     set(bad TRUE)
   endif()
   set(specs)
@@ -78,8 +86,8 @@ function(glow_profile target)
     set(out ${CMAKE_CURRENT_BINARY_DIR}/${target}.yml)
   endif()
   add_custom_command(OUTPUT ${out}
-    COMMAND ${profiler} -model=${model} ${specs} -dump-profile=${out} ${arg_OPTIONS}
-    DEPENDS ${profiler} $<TARGET_FILE:${profiler}> ${model} ${deps}
+    COMMAND ${profiler} -model=${model} ${specs} -dump-profile=${out} ${plugin_flags} ${arg_OPTIONS}
+    DEPENDS ${profiler} $<TARGET_FILE:${profiler}> ${model} ${deps} ${plugin_deps}
     COMMENT "Profiling ${arg_MODEL} for quantization (${target})"
     VERBATIM)
   add_custom_target(${target} DEPENDS ${out})

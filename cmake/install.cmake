@@ -4,6 +4,9 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(TARGETS model-compiler glowc model-profiler glowc-run EXPORT glowcTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# Graph-pass plugins: the header, and glowc::pass_plugin (an interface target) that carries it.
+install(TARGETS glowc_pass_plugin EXPORT glowcTargets)
+install(FILES ${PROJECT_SOURCE_DIR}/compiler/glowc-pass.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # The runtime library, built for this machine, in an export set of its own: a
 # cross-compiling project gets glowc::runtime built from the installed sources
 # for its target instead (glowcConfig.cmake).

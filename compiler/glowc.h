@@ -282,6 +282,18 @@ glow_graph *glow_import_onnx(const char *path, const glow_import_options *o);
 /* The same from bytes in memory; `path` only names them in messages. */
 glow_graph *glow_import_onnx_bytes(const void *data, size_t size, const char *path, const glow_import_options *o);
 
+/* importer/import-caffe2.c: a Caffe2 model, predict_net.pb (the ops) and init_net.pb (the
+ * weights, as fill ops). Inputs need -model-input: Caffe2 nets record no input shapes. */
+glow_graph *glow_import_caffe2(const char *predict_net, const char *init_net, const glow_import_options *o);
+glow_graph *glow_import_caffe2_bytes(const void *predict, size_t predict_size, const void *init, size_t init_size,
+                                     const char *predict_path, const char *init_path, const glow_import_options *o);
+
+/* importer/import-model.c: -model as given (init_net: a second -model, or NULL) */
+/* 1 and the two paths (malloc'd) if it names a Caffe2 model (a folder, or two files), else 0. */
+int glow_caffe2_paths(const char *model, const char *init_net, char **predict, char **init);
+/* The graph of an ONNX file or a Caffe2 model; NULL after errors. */
+glow_graph *glow_import_model(const char *model, const char *init_net, const glow_import_options *o);
+
 /* importer/op-domain.c: the domain an op is taken from */
 /* Whether d is the default domain: NULL, "" or "ai.onnx". */
 int glow_onnx_default_domain(const char *d);

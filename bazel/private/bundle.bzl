@@ -3,6 +3,7 @@
 load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain")
 load("@local_config_platform//:constraints.bzl", "HOST_CONSTRAINTS")
+load(":plugins.bzl", "PLUGIN_ATTRS", "add_plugin_args")
 
 # The triple for a target platform's @platforms//cpu, as add_glow_bundle() derives it from
 # CMAKE_SYSTEM_PROCESSOR (cmake/GlowBundle.cmake).
@@ -137,6 +138,7 @@ def _glow_bundle_impl(ctx):
         inputs.append(ctx.file.profile)
     args.add(",".join(kinds), format = "-weights=%s")
     args.add_all(ctx.attr.model_inputs, format_each = "-model-input=%s")
+    inputs += add_plugin_args(ctx, args)
     args.add_all(ctx.attr.options)
 
     ctx.actions.run(
@@ -201,7 +203,7 @@ The compiler runs on the execution platform; the bundle is compiled for the
 target platform: with `--platforms=@glowc//toolchains:linux_aarch64` (and
 `--incompatible_enable_cc_toolchain_resolution`, so that the program links
 with the cross toolchain too) it gets `-target=aarch64-linux-gnu`.""",
-    attrs = {
+    attrs = dict(PLUGIN_ATTRS, **{
         "model": attr.label(
             doc = "The ONNX model. Editing it recompiles the bundle.",
             allow_single_file = [".onnx"],
@@ -265,7 +267,7 @@ with the cross toolchain too) it gets `-target=aarch64-linux-gnu`.""",
             doc = "The C++ toolchain, for CcInfo.",
             default = "@bazel_tools//tools/cpp:current_cc_toolchain",
         ),
-    },
+    }),
     fragments = ["cpp"],
     toolchains = ["@bazel_tools//tools/cpp:toolchain_type"],
     incompatible_use_toolchain_transition = True,

@@ -1,5 +1,7 @@
 """glow_profile: a quantization profile, made at build time by model-profiler."""
 
+load(":plugins.bzl", "PLUGIN_ATTRS", "add_plugin_args")
+
 def _path(f):
     return f.path
 
@@ -17,11 +19,12 @@ def _glow_profile_impl(ctx):
     args.add(ctx.file.model, format = "-model=%s")
     args.add("%s,%s,file,%s" % (ctx.attr.input_name, ctx.attr.kind, listing.path), format = "-input-dataset=%s")
     args.add(out, format = "-dump-profile=%s")
+    plugins = add_plugin_args(ctx, args)
     args.add_all(ctx.attr.options)
     ctx.actions.run(
         executable = ctx.executable._profiler,
         arguments = [args],
-        inputs = [ctx.file.model, listing] + files,
+        inputs = [ctx.file.model, listing] + files + plugins,
         outputs = [out],
         mnemonic = "GlowProfile",
         progress_message = "Profiling %s over %d samples (%s)" % (ctx.file.model.short_path, len(files), ctx.label),
@@ -36,7 +39,7 @@ glow_profile = rule(
 numbers with `rawtxt`, or `.npy`) for the model input `input_name`; files are taken in
 path order. Pass the target as `glow_bundle(profile = ...)` to quantize a bundle to
 int8. Editing a calibration file re-profiles; nothing else does.""",
-    attrs = {
+    attrs = dict(PLUGIN_ATTRS, **{
         "model": attr.label(
             doc = "The ONNX model.",
             allow_single_file = [".onnx"],
@@ -65,5 +68,5 @@ int8. Editing a calibration file re-profiles; nothing else does.""",
             executable = True,
             cfg = "exec",
         ),
-    },
+    }),
 )

@@ -64,8 +64,16 @@ int glow_cache_key(const glow_driver_options *d, char key[65]) {
   field_str(&s, "glowc", GLOWC_VERSION);
   field_str(&s, "kernels", tgt->name);
   field(&s, "bitcode", tgt->bitcode, *tgt->bitcode_size);
-  if (field_file(&s, "model", d->model))
-    return -1; /* the importer reports it */
+  char *predict, *init;
+  if (glow_caffe2_paths(d->model, d->init_net, &predict, &init)) { /* both nets' bytes; ONNX keys as before */
+    int bad = field_file(&s, "caffe2-predict-net", predict) || field_file(&s, "caffe2-init-net", init);
+    free(predict);
+    free(init);
+    if (bad)
+      return -1; /* the importer reports it */
+  } else if (field_file(&s, "model", d->model)) {
+    return -1;
+  }
   field_str(&s, "network-name", b->network_name);
   field_str(&s, "entry-name", b->entry_name ? b->entry_name : b->network_name);
   field_str(&s, "bundle-api", b->dynamic_api ? "dynamic" : "static");

@@ -98,7 +98,7 @@ int glow_driver_compile(const glow_driver_options *d) {
 /* Compiles; with a key, also stores the bundle in the cache. */
 static int compile_bundle(const glow_driver_options *d, const char *key) {
   double t0 = now();
-  glow_graph *g = glow_import_onnx(d->model, &d->import);
+  glow_graph *g = glow_import_model(d->model, d->init_net, &d->import);
   if (!g)
     return -1;
   double t1 = now();

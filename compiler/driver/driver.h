@@ -7,6 +7,7 @@
 
 typedef struct glow_driver_options {
   const char *model, *out_dir, *dot_file;
+  const char *init_net; /* a second -model: Glow's -model=predict_net.pb -model=init_net.pb */
   int verbose, help, version, print_passes;
   glow_import_options import;
   glow_pass_options passes;

@@ -9,7 +9,7 @@ int main(int argc, char **argv) {
   else if (!rc && d.version)
     printf("glowc %s\n", GLOWC_VERSION);
   else if (!rc && d.print_passes)
-    glow_print_passes(stdout);
+    glow_print_passes(stdout, d.plugins);
   else if (!rc && d.dump_profile)
     rc = glow_driver_profile(&d);
   else if (!rc)

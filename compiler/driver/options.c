@@ -3,24 +3,30 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "driver/driver.h"
 
 static const char *usage_text =
     "USAGE: model-compiler -model=<file.onnx> -emit-bundle=<dir> [options]\n"
     "       model-compiler -model=<file.onnx> -dump-profile=<file.yml> -input-dataset=... [options]\n"
+    "       model-compiler -model=<Caffe2 dir> -model-input=<name>,float,[d0,...] -emit-bundle=<dir>\n"
     "\n"
-    "Compiles an ONNX model into a bundle: <dir>/<name>.o, <name>.h and <name>.weights.bin\n"
-    "(plus <name>.weights.txt with -bundle-api=static; see -weights), following Glow's\n"
-    "bundle ABI. With -dump-profile it writes a quantization profile instead, as\n"
-    "model-profiler does.\n"
+    "Compiles an ONNX or Caffe2 model into a bundle: <dir>/<name>.o, <name>.h and\n"
+    "<name>.weights.bin (plus <name>.weights.txt with -bundle-api=static; see -weights),\n"
+    "following Glow's bundle ABI. With -dump-profile it writes a quantization profile\n"
+    "instead, as model-profiler does.\n"
     "\n"
     "OPTIONS:\n"
-    "  -model=<file>               ONNX model to compile (required).\n"
+    "  -model=<file or dir>        Model to compile (required): an ONNX file, or a Caffe2\n"
+    "                              model: a folder holding predict_net.pb and init_net.pb\n"
+    "                              (or -model=<predict_net.pb> -model=<init_net.pb>). Caffe2\n"
+    "                              nets record no input shapes: give each -model-input.\n"
     "  -emit-bundle=<dir>          Directory for the bundle files (required; must exist).\n"
     "  -backend=CPU                Backend; CPU is the only one (accepted for Glow compatibility).\n"
     "  -network-name=<name>        Bundle name: file names, symbols and macro prefix\n"
-    "                              (default: the model file name without extension).\n"
+    "                              (default: the model file name without extension, or\n"
+    "                              the Caffe2 folder's name).\n"
     "  -main-entry-name=<name>     Name of the entry function (default: the network name).\n"
     "  -bundle-api=static|dynamic  Header with offset macros (static, default) or a\n"
     "                              <name>_config symbol table (dynamic).\n"
@@ -136,14 +142,17 @@ static const char *profiler_usage_text =
     "USAGE: model-profiler -model=<file.onnx> -input-dataset=<input>,rawbin|rawtxt,<file or dir>\n"
     "                      -dump-profile=<file.yml> [options]\n"
     "\n"
-    "Runs an ONNX model in glowc's reference interpreter over calibration samples and\n"
-    "writes the range (Min, Max) and a 2000-bin histogram of every float value as a\n"
-    "quantization profile in Glow's YAML format (Glow's tools read it too). Values are\n"
-    "named '<ONNX value name>:0'. The same model, options and samples give the same\n"
-    "bytes; on a terminal, progress goes to stderr.\n"
+    "Runs an ONNX or Caffe2 model in glowc's reference interpreter over calibration\n"
+    "samples and writes the range (Min, Max) and a 2000-bin histogram of every float value\n"
+    "as a quantization profile in Glow's YAML format (Glow's tools read it too). Values\n"
+    "are named '<ONNX value or Caffe2 blob name>:0'. The same model, options and\n"
+    "samples give the same bytes; on a terminal, progress goes to stderr.\n"
     "\n"
     "OPTIONS:\n"
-    "  -model=<file>               ONNX model to profile (required).\n"
+    "  -model=<file or dir>        Model to profile (required): an ONNX file, or a Caffe2\n"
+    "                              model (a folder holding predict_net.pb and init_net.pb,\n"
+    "                              or -model=<predict_net.pb> -model=<init_net.pb>), whose\n"
+    "                              inputs each need a -model-input.\n"
     "  -input-dataset=<input>,<kind>,<file or dir>\n"
     "                              Calibration data of one model input (repeatable; every\n"
     "                              input needs one): a file holds one tensor, a directory\n"
@@ -302,12 +311,21 @@ static int add_symbol(glow_driver_options *d, const char *v) {
   return 0;
 }
 
-/* Default network name: the model file's base name without extension, as an identifier. */
+/* Default network name: the model file's base name without extension (a Caffe2
+ * folder's whole name), as an identifier. */
 static char *default_name(const char *model) {
-  const char *base = strrchr(model, '/');
-  base = base ? base + 1 : model;
-  char *n = glow_xstrdup(base), *dot = strrchr(n, '.');
-  if (dot && dot != n)
+  struct stat st;
+  int dir = stat(model, &st) == 0 && S_ISDIR(st.st_mode);
+  size_t len = strlen(model);
+  while (len > 1 && model[len - 1] == '/')
+    len--;
+  const char *base = model + len;
+  while (base > model && base[-1] != '/')
+    base--;
+  char *n = glow_xmalloc((size_t)(model + len - base) + 1), *dot;
+  memcpy(n, base, (size_t)(model + len - base));
+  n[model + len - base] = 0;
+  if (!dir && (dot = strrchr(n, '.')) && dot != n)
     *dot = 0;
   for (char *p = n; *p; p++)
     if (!isalnum((unsigned char)*p) && *p != '_')
@@ -330,9 +348,14 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
   int bad = 0, mc = tool == GLOW_TOOL_COMPILER;
   for (int i = 1; i < argc; i++) {
     const char *v;
-    if ((v = glow_option_match(argc, argv, &i, "model", 1)))
-      d->model = v;
-    else if ((v = glow_option_match(argc, argv, &i, "dump-profile", 1)))
+    if ((v = glow_option_match(argc, argv, &i, "model", 1))) {
+      if (d->init_net) {
+        glow_error("-model", "given three times: -model takes an .onnx file, a Caffe2 folder, or a Caffe2 "
+                             "predict_net.pb then its init_net.pb");
+        bad = 1;
+      }
+      *(d->model ? &d->init_net : &d->model) = v;
+    } else if ((v = glow_option_match(argc, argv, &i, "dump-profile", 1)))
       d->dump_profile = v;
     else if ((v = glow_option_match(argc, argv, &i, "input-dataset", 1))) {
       d->datasets = glow_xrealloc(d->datasets, sizeof *d->datasets * (size_t)(d->ndatasets + 1));
@@ -438,7 +461,7 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
   if (bad || d->help || d->version || d->print_passes)
     return bad ? -1 : 0;
   if (!d->model) {
-    glow_error(NULL, "no model given: pass -model=<file.onnx> (see -help)");
+    glow_error(NULL, "no model given: pass -model=<file.onnx> or -model=<Caffe2 folder> (see -help)");
     return -1;
   }
   if (!d->dump_profile && !mc) {

@@ -143,7 +143,7 @@ int glow_driver_profile(const glow_driver_options *d) {
   for (int k = 0; k < d->ndatasets; k++)
     rc |= glow_dataset_parse(d->datasets[k], &ds[k]);
   glow_graph *g = NULL;
-  if (!rc && !(g = glow_import_onnx(d->model, &d->import)))
+  if (!rc && !(g = glow_import_model(d->model, d->init_net, &d->import)))
     rc = -1;
   for (int b = 0; !rc && b < d->nbind; b++)
     rc = glow_bind_input(g, d->bind[b]);

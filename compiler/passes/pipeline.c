@@ -14,6 +14,7 @@ const glow_pass_info glow_passes[] = {
      "BatchNormalization after a Conv folded into its weights and bias"},
     {"fold-qdq", GLOW_PASS_GRAPH, 0, glow_pass_fold_qdq,
      "QuantizeLinear/DequantizeLinear pairs around float ops become int8 ops"},
+    {"plugin-passes", GLOW_PASS_GRAPH, 0, NULL, "the passes of -load-pass plugins run here (-pass picks them)"},
     {"materialize-outputs", GLOW_PASS_GRAPH, 1, glow_pass_materialize_outputs,
      "graph outputs that are inputs or constants get a copy in the output area"},
     {"pack-weights", GLOW_PASS_GRAPH, 1, glow_pass_pack_weights,
@@ -39,6 +40,11 @@ int glow_run_passes(glow_graph *g, const glow_pass_options *o, glow_pass_stage s
     const glow_pass_info *p = &glow_passes[i];
     if (p->stage != stage || (!p->required && glow_pass_disabled(o, p->name)))
       continue;
+    if (!p->run) {
+      if (glow_run_plugin_passes(g, o))
+        return -1;
+      continue;
+    }
     if (p->run(g, o))
       return -1;
 #ifndef NDEBUG
@@ -58,7 +64,7 @@ int glow_check_disabled_passes(const glow_pass_options *o) {
   for (int i = 0; i < o->ndisabled; i++) {
     const glow_pass_info *p = NULL;
     for (int k = 0; k < glow_npasses && !p; k++)
-      if (!strcmp(glow_passes[k].name, o->disabled[i]))
+      if (glow_passes[k].run && !strcmp(glow_passes[k].name, o->disabled[i]))
         p = &glow_passes[k];
     if (!p) {
       glow_error("-disable-pass", "no pass '%s' (model-compiler -print-passes lists them)", o->disabled[i]);
@@ -71,10 +77,15 @@ int glow_check_disabled_passes(const glow_pass_options *o) {
   return bad ? -1 : 0;
 }
 
-void glow_print_passes(FILE *f) {
+void glow_print_passes(FILE *f, const glow_plugins *plugins) {
   fprintf(f, "Passes, in the order they run (-disable-pass=<name> turns off those marked optional):\n");
-  for (int i = 0; i < glow_npasses; i++)
-    fprintf(f, "  %-20s %-9s %-8s %s\n", glow_passes[i].name,
-            glow_passes[i].stage == GLOW_PASS_GRAPH ? "graph" : "codegen", glow_passes[i].required ? "required" : "optional",
-            glow_passes[i].what);
+  for (int i = 0; i < glow_npasses; i++) {
+    const glow_pass_info *p = &glow_passes[i];
+    if (!p->run && plugins) {
+      glow_print_plugin_passes(f, plugins);
+      continue;
+    }
+    fprintf(f, "  %-20s %-9s %-8s %s\n", p->run ? p->name : "(plugins)", p->stage == GLOW_PASS_GRAPH ? "graph" : "codegen",
+            p->required ? "required" : p->run ? "optional" : "", p->what);
+  }
 }

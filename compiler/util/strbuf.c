@@ -6,9 +6,16 @@
 
 void glow_sb_printf(glow_strbuf *b, const char *fmt, ...) {
   va_list ap;
+  va_start(ap, fmt);
+  glow_sb_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+void glow_sb_vprintf(glow_strbuf *b, const char *fmt, va_list ap0) {
+  va_list ap;
   for (;;) {
     size_t room = b->cap - b->len;
-    va_start(ap, fmt);
+    va_copy(ap, ap0);
     int n = vsnprintf(b->s ? b->s + b->len : NULL, room, fmt, ap);
     va_end(ap);
     GLOW_ASSERT(n >= 0);

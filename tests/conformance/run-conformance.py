@@ -224,7 +224,7 @@ def one(args, name):
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     data = os.path.join(case, "test_data_set_0")
-    cmd = [args.compiler, "-model=" + os.path.join(case, "model.onnx"), "-emit-bundle=" + work,
+    cmd = [args.compiler, "-model=" + os.path.join(case, args.model), "-emit-bundle=" + work,
            "-network-name=model", "-bundle-api=dynamic"] + args.compiler_arg
     rc, out = run(cmd, args.timeout)
     bound = []
@@ -270,6 +270,8 @@ def main():
     ap.add_argument("--compiler")
     ap.add_argument("--interp", help="run each test through this run-interp instead of compiling a bundle")
     ap.add_argument("--compiler-arg", action="append", default=[])
+    ap.add_argument("--model", default="model.onnx",
+                    help="what -model names in each case folder: model.onnx, or a Caffe2 model's folder")
     ap.add_argument("--link", help="link command with {obj} and {exe} placeholders")
     ap.add_argument("--suite", required=True)
     ap.add_argument("--work", required=True)

@@ -235,6 +235,13 @@ def digits_cnn():
     return buf.getvalue(), pixels
 
 
+def layernorm_mlp():
+    """The fuse-layernorm plugin example's model (examples/pass-fuse-layernorm/make-model.py)."""
+    with open(os.path.join(ROOT, "examples", "pass-fuse-layernorm", "layernorm-mlp.onnx"), "rb") as f:
+        onnx_bytes = f.read()
+    return onnx_bytes, np.random.default_rng(SEED).standard_normal((2, 16), dtype=np.float32)
+
+
 MODELS = {
     # Initial weights: the README's measurements (packed sizes, cosines) are on these bytes.
     "resnet18": classifier("resnet18", fresh=True),
@@ -247,6 +254,7 @@ MODELS = {
     "gru": gru,
     "rnn": rnn,
     "rnn_attrs": rnn_attrs,
+    "layernorm_mlp": layernorm_mlp,
 }
 
 
