@@ -175,6 +175,7 @@ int glow_http_request(const char *method, const char *url, const char *key, cons
 /* util/strbuf.c */
 typedef struct glow_strbuf { char *s; size_t len, cap; } glow_strbuf;
 void glow_sb_printf(glow_strbuf *b, const char *fmt, ...);
+void glow_sb_vprintf(glow_strbuf *b, const char *fmt, va_list ap);
 void glow_sb_append(glow_strbuf *b, const void *data, size_t size); /* bytes, 0 after them */
 void glow_sb_free(glow_strbuf *b);
 
@@ -263,6 +264,11 @@ int64_t glow_f2p(double f);
 /* ir/verify.c */
 int glow_graph_verify(const glow_graph *g);
 
+/* ir/topo-order.c: the nodes reordered so every value is computed before it is read,
+ * keeping their order where it already is (node ids change; value producers follow).
+ * Returns 0, or -1 if the nodes read each other in a cycle (the graph is unchanged). */
+int glow_graph_topo_order(glow_graph *g);
+
 /* ir/dump.c */
 void glow_graph_dump(const glow_graph *g, FILE *f);
 int glow_graph_dump_dot(const glow_graph *g, const char *path);
@@ -317,12 +323,14 @@ int glow_tensor_pb_parse(const void *bytes, size_t size, const char *path, glow_
 int glow_bind_input(glow_graph *g, const char *spec);
 
 /* passes/: int glow_pass_<name>(glow_graph *g, const glow_pass_options *o) */
+typedef struct glow_plugins glow_plugins; /* passes/plugin.h */
 typedef struct glow_pass_options {
   int verbose;
   const char *dump_after; /* pass name or NULL */
   int conv_wide;          /* the target's conv tiles take 64 output channels at once (x86 zmm) */
   const char **disabled;  /* -disable-pass names (checked by glow_check_disabled_passes) */
   int ndisabled;
+  const glow_plugins *plugins; /* -load-pass libraries and the passes of theirs that run; NULL: none */
 } glow_pass_options;
 /* passes/infer-fold.c: shapes for every value, constant subgraphs evaluated */
 int glow_pass_infer_fold(glow_graph *g, const glow_pass_options *o);
@@ -359,7 +367,7 @@ typedef struct glow_pass_info {
   const char *name;
   glow_pass_stage stage;
   int required; /* code generation needs it: -disable-pass refuses it */
-  int (*run)(glow_graph *g, const glow_pass_options *o);
+  int (*run)(glow_graph *g, const glow_pass_options *o); /* NULL: where plugin passes run */
   const char *what;
 } glow_pass_info;
 extern const glow_pass_info glow_passes[];
@@ -369,7 +377,15 @@ int glow_run_passes(glow_graph *g, const glow_pass_options *o, glow_pass_stage s
 int glow_pass_disabled(const glow_pass_options *o, const char *name);
 /* -1 after naming each -disable-pass that is unknown or required. */
 int glow_check_disabled_passes(const glow_pass_options *o);
-void glow_print_passes(FILE *f);
+void glow_print_passes(FILE *f, const glow_plugins *plugins);
+/* passes/plugin-load.c: -load-pass=<lib> (each in order) and -pass=<name> (the passes
+ * that run, in order; none: every pass the libraries register). NULL after errors. */
+glow_plugins *glow_plugins_load(int nlibs, const char *const *libs, int npass, const char *const *pass);
+void glow_plugins_free(glow_plugins *p);
+/* One line per plugin pass that runs, as glow_print_passes writes them. */
+void glow_print_plugin_passes(FILE *f, const glow_plugins *p);
+/* passes/plugin-run.c: the selected plugin passes on g, each checked after it. */
+int glow_run_plugin_passes(glow_graph *g, const glow_pass_options *o);
 
 /* interp/interp.c */
 typedef struct glow_tensor { glow_dtype dt; int rank; int64_t dims[GLOW_MAX_RANK]; void *data; } glow_tensor;

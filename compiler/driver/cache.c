@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "driver/driver.h"
+#include "passes/plugin.h"
 #include "target.h"
 
 static void *read_all(const char *path, size_t *size) {
@@ -108,6 +109,11 @@ int glow_cache_key(const glow_driver_options *d, char key[65]) {
   if (off.len)
     field_str(&s, "disable-pass", off.s);
   glow_sb_free(&off);
+  for (int i = 0; d->plugins && i < d->plugins->nlibs; i++) /* the libraries' bytes, not their paths */
+    if (field_file(&s, "pass-plugin", d->plugins->libs[i]))
+      return -1;
+  for (int i = 0; d->plugins && i < d->plugins->nrun; i++)
+    field_str(&s, "pass", d->plugins->run[i]->name);
   if (tgt->hosts) { /* a GPU bundle's object is for the host, which defaults to this machine */
     char *host = b->host_triple ? glow_xstrdup(b->host_triple) : glow_default_triple();
     field_str(&s, "gpu-host", host);

@@ -23,6 +23,11 @@ typedef struct glow_driver_options {
   int zst_level_set;         /* -weights-compression-level was given */
   int ndatasets;
   const char **datasets;     /* -input-dataset=<input>,<kind>,<file or dir> */
+  int nload_pass;
+  const char **load_pass;    /* -load-pass=<lib.so>, in order */
+  int npass_names;
+  const char **pass_names;   /* -pass=<name>[,...], in order */
+  glow_plugins *plugins;     /* loaded from them; also in passes.plugins */
   char *owned_name, *owned_triple;
 } glow_driver_options;
 

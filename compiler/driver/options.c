@@ -134,6 +134,10 @@ static const char *usage_text =
     "  -print-passes               Lists the passes in the order they run, and which of them\n"
     "                              -disable-pass may turn off.\n"
     "  -disable-pass=<name>[,...]  Skips optimizing passes (repeatable), e.g. fuse-epilogue.\n"
+    "  -load-pass=<lib.so>         Loads a graph-pass plugin (repeatable, in order; see\n"
+    "                              glowc-pass.h): its passes run after fold-qdq.\n"
+    "  -pass=<name>[,...]          The plugin passes that run, in this order (repeatable;\n"
+    "                              default: every pass the plugins register).\n"
     "  -verbose                    Reports each stage, memory sizes and timings.\n"
     "  -version                    Prints the version.\n"
     "  -help                       Prints this text.\n";
@@ -178,12 +182,14 @@ static const char *profiler_usage_text =
     "                              Fixes an input to the values in a serialized ONNX\n"
     "                              TensorProto: it becomes a constant, takes no\n"
     "                              -input-dataset and is not profiled (repeatable).\n"
+    "  -load-pass=<lib.so>         Loads a graph-pass plugin (repeatable, in order).\n"
+    "  -pass=<name>[,...]          The plugin passes that run, in this order (default: all).\n"
     "  -verbose                    Reports the number of values and samples and the time.\n"
     "  -version                    Prints the version.\n"
     "  -help                       Prints this text.\n"
     "\n"
-    "Compile with the same -model-input, -onnx-define-symbol and -bind-input options, so\n"
-    "that the profile's names match the model's.\n";
+    "Compile with the same -model-input, -onnx-define-symbol, -bind-input, -load-pass and\n"
+    "-pass options, so that the profile's names match the model's.\n";
 
 void glow_driver_usage(glow_driver_tool tool, FILE *f) {
   if (tool == GLOW_TOOL_PROFILER) {
@@ -333,6 +339,19 @@ static char *default_name(const char *model) {
   return n;
 }
 
+/* A comma list of names (copies) appended to *list. */
+static void add_names(const char *v, const char ***list, int *n) {
+  for (const char *p = v; *p;) {
+    size_t len = strcspn(p, ",");
+    *list = glow_xrealloc(*list, sizeof **list * (size_t)(*n + 1));
+    char *name = glow_xmalloc(len + 1);
+    memcpy(name, p, len);
+    name[len] = 0;
+    (*list)[(*n)++] = name;
+    p += len + (p[len] == ',');
+  }
+}
+
 static int valid_ident(const char *s) {
   if (!*s || isdigit((unsigned char)*s))
     return 0;
@@ -433,17 +452,14 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
       d->dot_file = v;
     else if (mc && (v = glow_option_match(argc, argv, &i, "dump-after", 1)))
       d->passes.dump_after = v;
-    else if (mc && (v = glow_option_match(argc, argv, &i, "disable-pass", 1))) {
-      for (const char *p = v; *p;) { /* a comma list; the names point into argv */
-        size_t n = strcspn(p, ",");
-        d->passes.disabled = glow_xrealloc(d->passes.disabled, sizeof(char *) * (size_t)(d->passes.ndisabled + 1));
-        char *name = glow_xmalloc(n + 1);
-        memcpy(name, p, n);
-        name[n] = 0;
-        d->passes.disabled[d->passes.ndisabled++] = name;
-        p += n + (p[n] == ',');
-      }
-    } else if (mc && glow_option_match(argc, argv, &i, "print-passes", 0))
+    else if (mc && (v = glow_option_match(argc, argv, &i, "disable-pass", 1)))
+      add_names(v, &d->passes.disabled, &d->passes.ndisabled);
+    else if ((v = glow_option_match(argc, argv, &i, "load-pass", 1))) {
+      d->load_pass = glow_xrealloc(d->load_pass, sizeof *d->load_pass * (size_t)(d->nload_pass + 1));
+      d->load_pass[d->nload_pass++] = v;
+    } else if ((v = glow_option_match(argc, argv, &i, "pass", 1)))
+      add_names(v, &d->pass_names, &d->npass_names);
+    else if (mc && glow_option_match(argc, argv, &i, "print-passes", 0))
       d->print_passes = 1;
     else if (glow_option_match(argc, argv, &i, "verbose", 0))
       d->verbose = d->passes.verbose = d->bundle.verbose = 1;
@@ -458,6 +474,11 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
   }
   if (!bad && glow_check_disabled_passes(&d->passes))
     bad = 1;
+  if (!bad && (d->nload_pass || d->npass_names) && !d->help && !d->version) {
+    d->plugins = glow_plugins_load(d->nload_pass, d->load_pass, d->npass_names, d->pass_names);
+    d->passes.plugins = d->plugins;
+    bad = !d->plugins;
+  }
   if (bad || d->help || d->version || d->print_passes)
     return bad ? -1 : 0;
   if (!d->model) {
@@ -540,6 +561,11 @@ void glow_driver_options_free(glow_driver_options *d) {
   for (int i = 0; i < d->passes.ndisabled; i++)
     free((char *)d->passes.disabled[i]);
   free(d->passes.disabled);
+  for (int i = 0; i < d->npass_names; i++)
+    free((char *)d->pass_names[i]);
+  free(d->pass_names);
+  free(d->load_pass);
+  glow_plugins_free(d->plugins);
   free(d->bind);
   free(d->datasets);
   free(d->owned_name);
