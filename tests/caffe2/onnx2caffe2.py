@@ -203,7 +203,7 @@ class Converter:
             emit(t, [self.name(x[0])], [y], order="NCHW", **args)
         elif t in ("GlobalAveragePool", "GlobalMaxPool"):
             emit(t[6:], [self.name(x[0])], [y], global_pooling=1)
-        elif t == "Flatten" and all(u.op_type == "Gemm" for u in self.uses.get(y, [])) and a.get("axis", 1) == 1:
+        elif t == "Flatten" and self.only_use(y) and self.only_use(y).op_type == "Gemm" and a.get("axis", 1) == 1:
             self.blob[y] = self.name(x[0])  # FC flattens its input itself
         elif t == "Flatten":
             emit("Flatten", [self.name(x[0])], [y], axis=a.get("axis", 1))
