@@ -239,6 +239,7 @@ int glow_value_make_const(glow_graph *g, int id, glow_dtype dt, int rank, const 
 const glow_op_info *glow_op_get(glow_op op);
 glow_op glow_op_from_onnx(const char *onnx_name); /* GLOW_OP_COUNT if unknown */
 char *glow_shape_str(const glow_value *v, char *buf, size_t cap); /* "float[1,3,224,224]" */
+int glow_value_same_type(const glow_value *a, const glow_value *b); /* same dtype and shape */
 
 /* ir/attrs.c */
 const glow_attr *glow_attr_find(const glow_node *n, const char *name);

@@ -133,6 +133,15 @@ int glow_value_make_const(glow_graph *g, int id, glow_dtype dt, int rank, const 
   return 0;
 }
 
+int glow_value_same_type(const glow_value *a, const glow_value *b) {
+  if (a->dt != b->dt || a->rank != b->rank)
+    return 0;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i])
+      return 0;
+  return 1;
+}
+
 char *glow_shape_str(const glow_value *v, char *buf, size_t cap) {
   size_t k = (size_t)snprintf(buf, cap, "%s[", glow_dtype_name(v->dt));
   for (int i = 0; i < v->rank && k < cap; i++)

@@ -466,15 +466,6 @@ static int node_set_input(glowc_graph *h, int id, int i, int v) {
   return 0;
 }
 
-static int same_type(const glow_value *a, const glow_value *b) {
-  if (a->dt != b->dt || a->rank != b->rank)
-    return 0;
-  for (int i = 0; i < a->rank; i++)
-    if (a->dims[i] != b->dims[i])
-      return 0;
-  return 1;
-}
-
 static int value_replace_uses(glowc_graph *h, int from, int to) {
   glow_value *f = value(h, from, "value_replace_uses"), *t = value(h, to, "value_replace_uses");
   if (!f || !t)
@@ -487,7 +478,7 @@ static int value_replace_uses(glowc_graph *h, int from, int to) {
     if (t->is_output || t->kind != GLOW_VAL_ACT)
       return misuse(h, "value_replace_uses", "'%s' cannot stand for graph output '%s' (it is an %s)", t->name, f->name,
                     t->is_output ? "output already" : "input or constant");
-    if (t->rank >= 0 && !same_type(f, t))
+    if (t->rank >= 0 && !glow_value_same_type(f, t))
       return misuse(h, "value_replace_uses", "graph output '%s' is %s; '%s' is %s", f->name,
                     glow_shape_str(f, a, sizeof a), t->name, glow_shape_str(t, b, sizeof b));
     for (int i = 0; i < g->noutputs; i++)

@@ -65,15 +65,6 @@ int glow_plugin_guarded_init(const char *lib, int (*init)(const glowc_pass_api *
 
 /* ---- the graph after a pass ---- */
 
-static int same_type(const glow_value *a, const glow_value *b) {
-  if (a->dt != b->dt || a->rank != b->rank)
-    return 0;
-  for (int i = 0; i < a->rank; i++)
-    if (a->dims[i] != b->dims[i])
-      return 0;
-  return 1;
-}
-
 /* Whether value v is available to a live node: an input, a constant, or a live node's output. */
 static int computed(const glow_graph *g, int v) {
   const glow_value *x = &g->vals[v];
@@ -117,7 +108,7 @@ static int check_graph(glow_graph *g, const char *where, const glow_value *outs_
   for (int i = 0; i < g->noutputs; i++) {
     const glow_value *v = &g->vals[g->outputs[i]];
     char a[256], b[256];
-    if (!same_type(v, &outs_before[i])) {
+    if (!glow_value_same_type(v, &outs_before[i])) {
       glow_error(where, "the pass changed graph output '%s' from %s to %s (the bundle's outputs must stay as the "
                         "model has them); nothing was written",
                  v->name, glow_shape_str(&outs_before[i], a, sizeof a), glow_shape_str(v, b, sizeof b));

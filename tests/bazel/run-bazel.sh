@@ -45,7 +45,15 @@ if ls "$bin/tests/integration/digits_embedded.bundle/" | grep -q weights; then
   exit 1
 fi
 
+# A graph-pass plugin built by Bazel (cc_binary linkshared) and loaded by glow_bundle(pass_plugins).
+bz build "${bz_build_flags[@]}" //examples/pass-fuse-layernorm:layernorm_mlp_fused
+
 if [ -n "$cmake_bundle" ]; then
+  # The plugin built by each, the same bundle.
+  for f in layernorm_mlp.o layernorm_mlp.h; do
+    cmp "$(dirname "$(dirname "$cmake_bundle")")/pass-fuse-layernorm/layernorm_mlp_fused.bundle/$f" \
+        "$bin/examples/pass-fuse-layernorm/layernorm_mlp_fused.bundle/$f"
+  done
   for f in digits.o digits.h digits.weights.bin; do
     cmp "$cmake_bundle/$f" "$bin/examples/digits/digits_bundle.bundle/$f"
   done

@@ -18,6 +18,9 @@
 # profile-incremental  glow_profile(): editing or adding a calibration file re-profiles and
 #              recompiles the int8 bundle only; a no-op build does nothing
 # cache        with GLOWC_CACHE_DIR set, a second clean build compiles no bundle (all cache hits)
+# plugins      the two example graph-pass plugins build on their own against the prefix
+#              (find_package); a project's plugin targets in add_glow_bundle(PASS_PLUGINS, PASSES)
+#              and glow_profile() change its bundle (2 layer norms fused) and run in order
 set -euo pipefail
 test=$1 build=$2 src=$3 work=$4
 prefix=$work/prefix
@@ -58,12 +61,45 @@ case $test in
 install)
   rm -rf "$prefix"
   cmake --install "$build" --prefix "$prefix" >/dev/null
-  for f in bin/model-compiler bin/glowc bin/model-profiler bin/glowc-run include/glow-runtime.h lib/cmake/glowc/glowcConfig.cmake \
+  for f in bin/model-compiler bin/glowc bin/model-profiler bin/glowc-run include/glow-runtime.h include/glowc-pass.h \
+           lib/cmake/glowc/glowcConfig.cmake \
            lib/libglowc_runtime_cuda.a share/glowc/runtime/cuda-loader.c \
            share/glowc/runtime/runtime.c share/glowc/toolchains/aarch64-linux-gnu.cmake \
            lib/cmake/glowc/glowcConfigVersion.cmake lib/cmake/glowc/GlowBundle.cmake; do
     [ -e "$prefix/$f" ] || { echo "not installed: $f"; exit 1; }
   done ;;
+plugins)
+  for ex in fuse-layernorm summary; do # each example on its own, as a user builds a plugin
+    tree=$work/plugin-$ex
+    rm -rf "$tree"
+    cmake -S "$src/examples/pass-$ex" -B "$tree" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >"$tree.log" 2>&1 || { cat "$tree.log"; exit 1; }
+    cmake --build "$tree" >>"$tree.log" 2>&1 || { cat "$tree.log"; exit 1; }
+    [ -f "$tree/libglowc-pass-$ex.so" ] || { echo "no $tree/libglowc-pass-$ex.so"; exit 1; }
+  done
+  mkdir -p "$work/plugin-out"
+  msg=$("$prefix/bin/model-compiler" -model="$src/examples/pass-fuse-layernorm/layernorm-mlp.onnx" \
+        -emit-bundle="$work/plugin-out" -load-pass="$work/plugin-fuse-layernorm/libglowc-pass-fuse-layernorm.so" 2>&1)
+  echo "$msg"
+  grep -q "fused 2 layer normalizations" <<<"$msg" || { echo "the installed compiler did not run the plugin"; exit 1; }
+  tree=$work/plugin-project examples=$work/plugin-examples # a copy: the test edits a plugin source
+  rm -rf "$tree" "$examples"
+  mkdir -p "$examples"
+  cp -r "$src/examples/pass-fuse-layernorm" "$src/examples/pass-summary" "$examples/"
+  cmake -S "$here/plugins" -B "$tree" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" -DEXAMPLES_DIR="$examples" \
+    >"$tree.log" 2>&1 || { cat "$tree.log"; exit 1; }
+  out=$(cmake --build "$tree" 2>&1) || { echo "$out"; exit 1; }
+  echo "$out" | grep -E "pass (fuse-layernorm|summary)"
+  # fuse-layernorm then summary, in PASSES order: the summary sees the fused graph
+  grep -q "(pass summary):   LayerNormalization *2" <<<"$out" || { echo "summary did not see 2 fused layer norms"; exit 1; }
+  cmp -s "$tree/fused.bundle/layernorm_mlp.o" "$tree/plain.bundle/layernorm_mlp.o" && { echo "the plugin did not change the bundle"; exit 1; }
+  [ -f "$tree/fused_int8.bundle/layernorm_mlp.o" ] || { echo "no int8 bundle from the plugin's profile"; exit 1; }
+  # a rebuilt plugin recompiles the bundles that load it, and only those
+  sleep 1
+  echo "/* edited */" >>"$examples/pass-summary/summary.c"
+  out=$(cmake --build "$tree")
+  grep -q "into bundle layernorm_mlp (fused)" <<<"$out" || { echo "a rebuilt plugin did not recompile its bundle:"; echo "$out"; exit 1; }
+  grep -q "(plain)" <<<"$out" && { echo "a bundle without the plugin was recompiled"; exit 1; }
+  echo "ok: plugins built against the prefix and used by the project" ;;
 cache)
   cache=$work/compile-cache
   rm -rf "$cache"
