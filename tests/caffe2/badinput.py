@@ -5,12 +5,18 @@ says what is wrong (stderr matched against a pattern naming the file, op and wha
 leaves no bundle file behind.
 
     /usr/bin/python3 tests/caffe2/badinput.py <model-compiler> <case>
+    /usr/bin/python3 tests/caffe2/badinput.py --fuzz-seed tests/fuzz/caffe2.seed
+
+--fuzz-seed writes the seed of tests/fuzz/fuzz-import-caffe2.c: 4 bytes of length, then a
+predict_net of most importer paths, then its init_net (input data: float[1,4,8,8]).
 """
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+import numpy as np
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -86,7 +92,36 @@ def case(name, work):
     raise SystemExit("unknown case " + name)
 
 
+def fuzz_seed(path):
+    rng = np.random.default_rng(0)
+    f = lambda *shape: ([*shape], [float(x) for x in rng.standard_normal(shape).reshape(-1)])
+    weights = dict(w=f(8, 4, 3, 3), b=f(8), s=f(8), o=f(8), m=f(8), v=([8], [1.0] * 8), bias=f(16),
+                   wfc=f(10, 256), bfc=f(10))
+    ops = [op("Conv", ["data", "w", "b"], ["c1"], kernel=3, pad=1, order="NCHW"),
+           op("SpatialBN", ["c1", "s", "o", "m", "v"], ["c1"], is_test=1, epsilon=1e-5),
+           op("Relu", ["c1"], ["c1"]),
+           op("LRN", ["c1"], ["l", "l_scale"], size=3, alpha=0.1, beta=0.75),
+           op("ChannelShuffle", ["l"], ["cs"], group=2),
+           op("MaxPool", ["cs"], ["p"], kernel=2, stride=2, legacy_pad=3),
+           op("Concat", ["p", "p"], ["cat", "cat_split"], axis=1),
+           op("Add", ["cat", "bias"], ["a"], broadcast=1, axis=1),
+           op("Reshape", ["a"], ["r", "r_old"], shape=[1, -1]),
+           op("FC", ["r", "wfc", "bfc"], ["fc"]),
+           op("Dropout", ["fc"], ["fc", "mask"], is_test=1),
+           op("Softmax", ["fc"], ["out"]),
+           op("Int8Dequantize", ["q"], ["dq"])]
+    init_net = init(**weights)
+    init_net.op.append(op("Int8GivenTensorFill", [], ["q"], shape=[4], values=b"\x00\x10\x80\xff", Y_scale=0.5,
+                          Y_zero_point=128))
+    predict = net(ops, weights=sorted(weights) + ["q"]).SerializeToString()
+    with open(path, "wb") as out:
+        out.write(len(predict).to_bytes(4, "little"))
+        out.write(predict + init_net.SerializeToString())
+
+
 def main():
+    if sys.argv[1] == "--fuzz-seed":
+        return fuzz_seed(sys.argv[2])
     mc, name = sys.argv[1:3]
     with tempfile.TemporaryDirectory() as work:
         files, args, model, want = case(name, work)
