@@ -28,6 +28,13 @@ static int inputs(glow_c2 *c, const glow_c2_op *op, int *in) {
   return 0;
 }
 
+/* Value v reshaped to dims (trailing 1s for ONNX's broadcasting), named <op>/<what>; -1 after an error. */
+static int reshaped(glow_c2 *c, const glow_c2_op *op, const char *what, int v, int rank, const int64_t *dims) {
+  int shape = glow_c2_const(c, op, what, GLOW_DT_I64, 1, (int64_t[]){rank}, dims);
+  int y = glow_c2_tmp(c, op, what);
+  return glow_c2_infer(c, glow_c2_node(c, op, GLOW_OP_RESHAPE, what, 2, (int[]){v, shape}, 1, &y)) ? -1 : y;
+}
+
 /* One ONNX op of the same meaning over all inputs, attributes none or ONNX's defaults. */
 static int emit_same(glow_c2 *c, const glow_c2_op *op) {
   int in[64];
@@ -82,13 +89,8 @@ static int emit_binary(glow_c2 *c, const glow_c2_op *op) {
     int rank = (int)(a->rank - axis);
     for (int d = 0; d < rank; d++)
       dims[d] = d < b->rank ? b->dims[d] : 1;
-    if (rank > b->rank) {
-      int shape = glow_c2_const(c, op, "b_shape", GLOW_DT_I64, 1, (int64_t[]){rank}, dims);
-      int b2 = glow_c2_tmp(c, op, "b_broadcast");
-      if (glow_c2_infer(c, glow_c2_node(c, op, GLOW_OP_RESHAPE, "b_broadcast", 2, (int[]){in[1], shape}, 1, &b2)))
-        return -1;
-      in[1] = b2;
-    }
+    if (rank > b->rank && (in[1] = reshaped(c, op, "b_broadcast", in[1], rank, dims)) < 0)
+      return -1;
   }
   int y = glow_c2_out(c, op, 0);
   glow_op kind = glow_op_from_onnx(glow_c2_op_find(op->type)->onnx);
@@ -141,23 +143,28 @@ static int emit_prelu(glow_c2 *c, const glow_c2_op *op) {
     dims[0] = glow_value_numel(s);
     for (int d = 1; d < x->rank - 1; d++)
       dims[d] = 1;
-    int shape = glow_c2_const(c, op, "slope_shape", GLOW_DT_I64, 1, (int64_t[]){x->rank - 1}, dims);
-    int s2 = glow_c2_tmp(c, op, "slope");
-    if (glow_c2_infer(c, glow_c2_node(c, op, GLOW_OP_RESHAPE, "slope", 2, (int[]){in[1], shape}, 1, &s2)))
+    if ((in[1] = reshaped(c, op, "slope", in[1], x->rank - 1, dims)) < 0)
       return -1;
-    in[1] = s2;
   }
   int y = glow_c2_out(c, op, 0);
   return glow_c2_infer(c, glow_c2_node(c, op, GLOW_OP_PRELU, NULL, 2, in, 1, &y));
 }
 
-/* Int8Quantize: float to uint8 at Y_scale, Y_zero_point (Caffe2's Int8 tensors are uint8). */
-static int emit_int8_quantize(glow_c2 *c, const glow_c2_op *op) {
+/* Int8Quantize (float to uint8 at its Y_scale and Y_zero_point: Caffe2's Int8
+ * tensors are uint8) and Int8Dequantize (of a uint8 blob whose scale and zero
+ * point an Int8 fill or Int8Quantize gave). */
+static int emit_int8(glow_c2 *c, const glow_c2_op *op) {
+  int quantize = !strcmp(op->type, "Int8Quantize");
   double scale;
   int64_t zp;
   int in[3] = {glow_c2_in(c, op, 0), -1, -1};
-  if (in[0] < 0 || glow_c2_arg_float(op, "Y_scale", 1, &scale) || glow_c2_arg_int(op, "Y_zero_point", 0, &zp))
+  if (in[0] < 0)
     return -1;
+  if (quantize && (glow_c2_arg_float(op, "Y_scale", 1, &scale) || glow_c2_arg_int(op, "Y_zero_point", 0, &zp)))
+    return -1;
+  if (!quantize && (glow_c2_qparams(c, in[0], &scale, &zp) || c->g->vals[in[0]].dt != GLOW_DT_U8))
+    return glow_c2_err(op, "input '%s' is not a uint8 blob of an Int8GivenTensorFill or Int8Quantize",
+                       op->def->input[0]);
   if (!(scale > 0 && isfinite(scale)) || zp < 0 || zp > 255)
     return glow_c2_err(op, "Y_scale must be positive and Y_zero_point from 0 to 255");
   float f = (float)scale;
@@ -165,26 +172,10 @@ static int emit_int8_quantize(glow_c2 *c, const glow_c2_op *op) {
   in[1] = glow_c2_const(c, op, "scale", GLOW_DT_F32, 0, NULL, &f);
   in[2] = glow_c2_const(c, op, "zero_point", GLOW_DT_U8, 0, NULL, &z);
   int y = glow_c2_out(c, op, 0);
-  glow_c2_set_qparams(c, y, scale, zp);
-  return glow_c2_infer(c, glow_c2_node(c, op, GLOW_OP_QUANTIZE_LINEAR, NULL, 3, in, 1, &y));
-}
-
-/* Int8Dequantize: a uint8 blob whose scale and zero point an Int8 fill or op gave. */
-static int emit_int8_dequantize(glow_c2 *c, const glow_c2_op *op) {
-  double scale;
-  int64_t zp;
-  int in[3] = {glow_c2_in(c, op, 0), -1, -1};
-  if (in[0] < 0)
-    return -1;
-  if (glow_c2_qparams(c, in[0], &scale, &zp) || c->g->vals[in[0]].dt != GLOW_DT_U8 || zp < 0 || zp > 255)
-    return glow_c2_err(op, "input '%s' is not a uint8 blob of an Int8GivenTensorFill or Int8Quantize",
-                       op->def->input[0]);
-  float f = (float)scale;
-  uint8_t z = (uint8_t)zp;
-  in[1] = glow_c2_const(c, op, "scale", GLOW_DT_F32, 0, NULL, &f);
-  in[2] = glow_c2_const(c, op, "zero_point", GLOW_DT_U8, 0, NULL, &z);
-  int y = glow_c2_out(c, op, 0);
-  return glow_c2_infer(c, glow_c2_node(c, op, GLOW_OP_DEQUANTIZE_LINEAR, NULL, 3, in, 1, &y));
+  if (quantize)
+    glow_c2_set_qparams(c, y, scale, zp);
+  return glow_c2_infer(
+      c, glow_c2_node(c, op, quantize ? GLOW_OP_QUANTIZE_LINEAR : GLOW_OP_DEQUANTIZE_LINEAR, NULL, 3, in, 1, &y));
 }
 
 #define ANY 64
@@ -226,8 +217,8 @@ static const glow_c2_op_info ops[] = {
     {"Squeeze", NULL, 1, 1, 1, 1, glow_c2_emit_axes},
     {"ExpandDims", NULL, 1, 1, 1, 1, glow_c2_emit_axes},
     {"ChannelShuffle", NULL, 1, 1, 1, 1, glow_c2_emit_channel_shuffle},
-    {"Int8Quantize", NULL, 1, 1, 1, 1, emit_int8_quantize},
-    {"Int8Dequantize", NULL, 1, 1, 1, 1, emit_int8_dequantize},
+    {"Int8Quantize", NULL, 1, 1, 1, 1, emit_int8},
+    {"Int8Dequantize", NULL, 1, 1, 1, 1, emit_int8},
 };
 enum { NOPS = sizeof ops / sizeof ops[0] };
 
