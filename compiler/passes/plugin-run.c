@@ -1,6 +1,9 @@
 /* Plugin passes run in the order -pass gave (or load order), each under a crash
  * guard; after each, the graph it left is put back in topological order and
  * checked, so a plugin's mistake is an error naming it, not a bad bundle. */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700 /* sigaltstack, SA_ONSTACK (XSI) */
+#endif
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
