@@ -16,7 +16,8 @@ Models (batch 1, input "input", output "output", torch.manual_seed(0), opset 13)
     ops             a small net of the other zoo ops, 1x8x16x16: Conv (1x3 kernel, pad_t/l/b/r;
                     dilation), SpatialBN, Relu, LRN, ChannelShuffle, Concat, AveragePool with
                     count_include_pad, Mul and Add of per-channel constants (broadcast, axis 1),
-                    MaxPool (ceil), Sum, Dropout, FC, Clip (ReLU6), Softmax
+                    MaxPool (ceil), Sum, Dropout, FC, Clip (ReLU6), Softmax; outputs "logits"
+                    (before the Softmax, which would flatten errors) and "output"
 Needs what tests/models/gen-models.py needs, and protoc-c.
 """
 import importlib.util
@@ -42,12 +43,12 @@ import onnx2caffe2  # noqa: E402
 SEED = 0
 
 
-def export(model, shape):
+def export(model, shape, outputs=("output",)):
     """ONNX bytes (BatchNormalization kept, as a Caffe2 net has SpatialBN) and a random input."""
     model.eval()
     buf = io.BytesIO()
     torch.onnx.export(model, torch.zeros(shape), buf, opset_version=13, do_constant_folding=True,
-                      training=torch.onnx.TrainingMode.PRESERVE, input_names=["input"], output_names=["output"])
+                      training=torch.onnx.TrainingMode.PRESERVE, input_names=["input"], output_names=list(outputs))
     return buf.getvalue(), np.random.default_rng(SEED).standard_normal(shape, dtype=np.float32)
 
 
@@ -65,11 +66,11 @@ class LRN(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, x):
-        return nn.functional.local_response_norm(x, 5, alpha=1e-2, beta=0.75, k=2.0)
+        return nn.functional.local_response_norm(x, 5, alpha=1.0, beta=0.75, k=1.0)
 
     @staticmethod
     def symbolic(g, x):
-        return g.op("LRN", x, size_i=5, alpha_f=1e-2, beta_f=0.75, bias_f=2.0)
+        return g.op("LRN", x, size_i=5, alpha_f=1.0, beta_f=0.75, bias_f=1.0)
 
 
 class Dropout(torch.autograd.Function):
@@ -119,8 +120,8 @@ class Ops(nn.Module):
         y = self.pool2(y)
         y = y + torch.relu(self.conv2(y))
         y = Dropout.apply(y)
-        y = nn.functional.relu6(self.fc1(torch.flatten(y, 1)))
-        return torch.softmax(self.fc2(y), 1)
+        logits = self.fc2(nn.functional.relu6(self.fc1(torch.flatten(y, 1))))
+        return logits, torch.softmax(logits, 1)
 
 
 def ops():
@@ -130,7 +131,7 @@ def ops():
         model.bn1.running_var.uniform_(0.5, 2.0)
         model.bn1.weight.uniform_(0.5, 1.5)
         model.bn1.bias.uniform_(-0.5, 0.5)
-    return export(model, (1, 8, 16, 16))
+    return export(model, (1, 8, 16, 16), ("logits", "output"))
 
 
 MODELS = {"resnet50": resnet50, "squeezenet1_1": squeezenet1_1, "ops": ops}
