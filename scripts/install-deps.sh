@@ -30,6 +30,8 @@ if [ "$build_only" -eq 0 ]; then
   packages+=(python3-numpy python3-onnx python3-torch python3-torchvision python3-sklearn)
   # tests/caffe2: Caffe2 NetDefs written from message classes made of caffe2.proto (python3-onnx has it too).
   packages+=(python3-protobuf)
+  # Sanitizers and libFuzzer for clang (the `sanitize` tests: an ASan+UBSan build, the fuzzers).
+  packages+=(libclang-rt-19-dev)
   # The zstd command line tool: the packed-weights tests and bench compare with plain `zstd -19`.
   packages+=(zstd)
   # The Bazel build and its tests (Bazel 4.2.3, offline; see ENVIRONMENT.md).

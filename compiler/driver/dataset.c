@@ -86,7 +86,8 @@ static int list_dir(glow_dataset *ds, const char *dir) {
       free(p);
   }
   closedir(d);
-  qsort(ds->files, (size_t)ds->nfiles, sizeof *ds->files, by_string);
+  if (ds->nfiles) /* qsort takes no NULL, even for no elements */
+    qsort(ds->files, (size_t)ds->nfiles, sizeof *ds->files, by_string);
   if (!ds->nfiles) {
     glow_error(dir, "the -input-dataset directory of input '%s' holds no files", ds->input);
     return -1;

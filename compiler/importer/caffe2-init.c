@@ -11,6 +11,9 @@
 
 #include "importer/caffe2.h"
 
+/* A ConstantFill's data comes from no bytes of the file, so its size is bounded on its own. */
+#define CONSTANT_FILL_MAX_BYTES ((int64_t)1 << 30)
+
 enum { FILL_FLOAT, FILL_DOUBLE, FILL_INT32, FILL_INT64, FILL_BOOL, FILL_CONSTANT, FILL_INT8, FILL_INT8_INT };
 
 static const struct {
@@ -50,8 +53,9 @@ static glow_dtype kind_dtype(int kind) {
   return dt[kind];
 }
 
-/* The values of a Given*Fill into data (numel elements of dt). */
-static int given_values(const glow_c2_op *op, int kind, glow_dtype dt, int64_t numel, void *data) {
+/* The values of a Given*Fill (numel elements of dt) into *data, allocated only once the
+ * argument is known to hold that many: a shape never makes glowc allocate more than the file holds. */
+static int given_values(const glow_c2_op *op, int kind, glow_dtype dt, int64_t numel, void **out) {
   const Caffe2__Argument *a = glow_c2_arg(op, "values");
   if (!a)
     return glow_c2_err(op, "has no 'values' argument");
@@ -59,6 +63,7 @@ static int given_values(const glow_c2_op *op, int kind, glow_dtype dt, int64_t n
   const char *field = kind == FILL_INT8 ? "bytes (field s)" : kind == FILL_FLOAT || kind == FILL_DOUBLE ? "floats" : "ints";
   if (have != (size_t)numel)
     return glow_c2_err(op, "'values' has %zu %s, but its shape holds %lld elements", have, field, (long long)numel);
+  void *data = *out = glow_xcalloc((size_t)numel + 1, glow_dtype_size(dt));
   for (int64_t i = 0; i < numel; i++) {
     if (kind == FILL_INT8)
       ((uint8_t *)data)[i] = a->s.data[i];
@@ -78,6 +83,9 @@ static int constant_values(const glow_c2_op *op, glow_dtype *dt, int64_t numel, 
   if (!(*dt = caffe2_dtype(t)))
     return glow_c2_err(op, "dtype %lld is not supported (float 1, int32 2, bool 5, uint8 6, int8 7, int16 9, int64 10, "
                        "double 13 are)", (long long)t);
+  if (numel > CONSTANT_FILL_MAX_BYTES / (int64_t)glow_dtype_size(*dt))
+    return glow_c2_err(op, "a ConstantFill of %lld elements is more than glowc makes from one value (%lld bytes)",
+                       (long long)numel, (long long)CONSTANT_FILL_MAX_BYTES);
   const Caffe2__Argument *a = glow_c2_arg(op, "value");
   double v = a && a->has_f ? a->f : a && a->has_i ? (double)a->i : 0.0;
   if (a && !a->has_f && !a->has_i)
@@ -114,8 +122,7 @@ static int fill(glow_c2 *c, const glow_c2_op *op, int kind) {
   if (kind == FILL_CONSTANT) {
     rc = constant_values(op, &dt, numel, &data);
   } else {
-    data = glow_xcalloc((size_t)numel + 1, glow_dtype_size(dt));
-    rc = given_values(op, kind, dt, numel, data);
+    rc = given_values(op, kind, dt, numel, &data);
   }
   double scale = 1;
   int64_t zp = 0;

@@ -23,8 +23,12 @@ static void pack(glow_graph *g, int node_id, int64_t nb) {
         d[o / bw * bw * k + (t * cg + c) * bw + o % bw] = s[(o * cg + c) * taps + t];
   char name[512];
   snprintf(name, sizeof name, "%s.panel%lld", w->name, (long long)nb);
-  int id = glow_value_add(g, name);
-  glow_value_make_const(g, id, GLOW_DT_F32, w->rank, w->dims, d);
+  int rank = w->rank;
+  int64_t dims[GLOW_MAX_RANK];
+  for (int i = 0; i < rank; i++)
+    dims[i] = w->dims[i];
+  int id = glow_value_add(g, name); /* may move g->vals: w is not read after it */
+  glow_value_make_const(g, id, GLOW_DT_F32, rank, dims, d);
   free(d);
   n = &g->nodes[node_id];
   n->in[1] = id;
