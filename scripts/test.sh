@@ -9,5 +9,9 @@ bash scripts/install-deps.sh
 build=${GLOWC_BUILD_DIR:-build-test}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGLOWC_WERROR=ON
 cmake --build "$build"
+status=0
 # shellcheck disable=SC2086
-ctest --test-dir "$build" --output-on-failure ${GLOWC_CTEST_ARGS:-}
+ctest --test-dir "$build" --output-on-failure ${GLOWC_CTEST_ARGS:-} || status=$?
+# What the fuzzers did (sanitize.fuzz-<parser>), from the tests' logs.
+grep -h "^fuzz-.* executions in" "$build/Testing/Temporary/LastTest.log" 2>/dev/null || true
+exit $status

@@ -7,21 +7,47 @@
  * for integers and bools. -max-rel E instead requires
  * max|got - want| / max|want| <= E (the real-model criterion). Prints the
  * errors. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "compare.h"
 #include "glowc.h"
 #include "run-model.h"
 
-static void *aligned(uint64_t size, uint64_t align) {
-  void *p = NULL;
-  if (posix_memalign(&p, align, size ? size : align))
+/* An area that ends where an inaccessible page begins (and starts after another such
+ * page, in the same mapping): a bundle that reads or writes past the end of any of its
+ * three areas faults instead of passing. The area's size is rounded up to its alignment,
+ * so up to align - 1 bytes past the exact end go unnoticed, as do reads before the start
+ * within the page below it. The mapping is returned in m for unguard(). */
+typedef struct {
+  uint8_t *base;
+  size_t span;
+} mapping;
+
+static void *guarded(uint64_t size, uint64_t align, mapping *m) {
+  uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), body = (size + align - 1) / align * align;
+  if (!body)
+    body = align;
+  uint64_t pages = (body + page - 1) / page * page;
+  m->span = (size_t)(pages + 2 * page);
+  m->base = mmap(NULL, m->span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m->base == MAP_FAILED) {
+    m->base = NULL;
     return NULL;
-  memset(p, 0, size);
-  return p;
+  }
+  if (align > page || mprotect(m->base, page, PROT_NONE) || mprotect(m->base + page + pages, page, PROT_NONE))
+    return NULL;
+  return m->base + page + pages - body; /* zeroed, as fresh anonymous pages are */
+}
+
+static void unguard(const mapping *m) {
+  if (m->base)
+    munmap(m->base, m->span);
 }
 
 static int count_inputs(const char *dir) {
@@ -39,9 +65,10 @@ static int count_inputs(const char *dir) {
 int glow_test_case(const glow_bundle *b, const char *weights, const char *case_dir, const glow_tolerance *tol) {
   const struct BundleConfig *c = b->config;
   const struct GlowTensorInfo *model_tensor_info = b->tensors;
-  uint8_t *cw = aligned(c->constantWeightVarsMemSize, c->alignment);
-  uint8_t *mw = aligned(c->mutableWeightVarsMemSize, c->alignment);
-  uint8_t *act = aligned(c->activationsMemSize, c->alignment);
+  mapping cm = {0}, mm = {0}, am = {0};
+  uint8_t *cw = guarded(c->constantWeightVarsMemSize, c->alignment, &cm);
+  uint8_t *mw = guarded(c->mutableWeightVarsMemSize, c->alignment, &mm);
+  uint8_t *act = guarded(c->activationsMemSize, c->alignment, &am);
   FILE *wf = fopen(weights, "rb");
   if (!cw || !mw || !act || !wf) {
     fprintf(stderr, "run-bundle: cannot open %s or allocate memory\n", weights);
@@ -94,6 +121,12 @@ int glow_test_case(const glow_bundle *b, const char *weights, const char *case_d
     free(name);
   }
   int rc = glow_test_run_model(b, cw, mw, act);
+  /* The check of the guard itself (unit.driver-guard-pages): one byte past the activations. */
+  if (getenv("GLOWC_TEST_GUARD_OVERRUN")) {
+    uint64_t body = (c->activationsMemSize + c->alignment - 1) / c->alignment * c->alignment;
+    volatile uint8_t *end = act + (body ? body : c->alignment); /* as guarded() sized it */
+    *end = 1;
+  }
   if (rc < 0)
     return 2;
   if (rc != 0) {
@@ -117,8 +150,8 @@ int glow_test_case(const glow_bundle *b, const char *weights, const char *case_d
     free(want.data);
     free(name);
   }
-  free(cw);
-  free(mw);
-  free(act);
+  unguard(&cm);
+  unguard(&mm);
+  unguard(&am);
   return bad;
 }
