@@ -357,6 +357,9 @@ enum {
   GLOW_EPI_LEAKY_RELU = 6,
   GLOW_EPI_HARDSIGMOID = 7
 };
+/* Packed int8 matmul weights (pack-weights.c) hold whole tiles of this many blocks of 16
+ * columns: the kernel's tiles (targets/common/kernels/qgemm.c, QMM_PV_MAX) read them whole. */
+#define GLOW_QMM_TILE_BLOCKS 4
 /* passes/dead-nodes.c */
 int glow_pass_dead_nodes(glow_graph *g, const glow_pass_options *o);
 /* passes/materialize-outputs.c */

@@ -196,7 +196,8 @@ const glow_op_info glow_op_GEMM = {"Gemm", 2, 3, 1, 1, infer_gemm, eval_gemm, lo
 /* Shapes of A and B (1-D operands promoted as numpy does) into q and the
  * output shape into od/orank. */
 /* QLinearMatMul's B after passes/pack-weights.c (glow.b_layout = 1): a K x N
- * int8 matrix as ceil(N/16) x ceil(K/4) x 16 x 4 (zero padded), N in glow.b_cols. */
+ * int8 matrix as NB x ceil(K/4) x 16 x 4 (zero padded; NB = ceil(N/16) rounded up to
+ * GLOW_QMM_TILE_BLOCKS), N in glow.b_cols. */
 static int b_packed(const glow_node *n) {
   return n->op == GLOW_OP_QLINEAR_MAT_MUL && glow_attr_int(n, "glow.b_layout", 0) == 1;
 }
@@ -211,7 +212,8 @@ static int matmul_get(const glow_graph *g, const glow_node *n, mm_params *q, int
     logical.rank = 2;
     logical.dims[0] = a->rank ? a->dims[a->rank - 1] : 0;
     logical.dims[1] = glow_attr_int(n, "glow.b_cols", 0);
-    if (b->dt != GLOW_DT_I8 || b->rank != 3 || b->dims[0] != (logical.dims[1] + 15) / 16 ||
+    int64_t nb = ((logical.dims[1] + 15) / 16 + GLOW_QMM_TILE_BLOCKS - 1) / GLOW_QMM_TILE_BLOCKS * GLOW_QMM_TILE_BLOCKS;
+    if (b->dt != GLOW_DT_I8 || b->rank != 3 || b->dims[0] != nb ||
         b->dims[1] != (logical.dims[0] + 3) / 4 || b->dims[2] != 64)
       return glow_node_error(g, n, "packed B %s (int8) does not match A %s", glow_shape_str(b, s1, sizeof s1),
                              glow_shape_str(a, s2, sizeof s2));

@@ -71,7 +71,7 @@ QMM_ROWS(qmm_rows16, int16_t, int64_t, GLOW_Q16_ELEM, glow_q16_zero, glow_q16_pu
  * with the column sums of B computed once per call (QMM_NMAX columns at most)
  * and the row sums of A once per tile of rows. */
 #define QMM_MR_MAX 6
-#define QMM_PV_MAX 4
+#define QMM_PV_MAX 4 /* = GLOW_QMM_TILE_BLOCKS (glowc.h): packed B is padded to whole tiles of it */
 #define QMM_NMAX (GLOW_STACK_PANEL_FLOATS / 4)
 
 /* 4 bytes of row a at k = 4 kq (those past K are 0), flipped. */
