@@ -245,6 +245,9 @@ int glow_value_same_type(const glow_value *a, const glow_value *b); /* same dtyp
 const glow_attr *glow_attr_find(const glow_node *n, const char *name);
 void glow_attr_add_int(glow_node *n, const char *name, int64_t v);  /* a compiler-made attribute (glow.*) */
 void glow_attr_add_float(glow_node *n, const char *name, double v);
+void glow_attr_clear(glow_attr *a); /* its values freed and zeroed; the name kept */
+/* The attribute `name` of n, emptied for new values: the existing one, or a new one appended. */
+glow_attr *glow_attr_slot(glow_node *n, const char *name);
 int64_t glow_attr_int(const glow_node *n, const char *name, int64_t dflt);
 double glow_attr_float(const glow_node *n, const char *name, double dflt);
 const char *glow_attr_string(const glow_node *n, const char *name, const char *dflt);

@@ -1,4 +1,5 @@
 /* Attribute and constant-input accessors for op definitions. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "glowc.h"
@@ -10,12 +11,38 @@ const glow_attr *glow_attr_find(const glow_node *n, const char *name) {
   return NULL;
 }
 
-/* Compiler-made attributes (glow.*): appended, the node owns the copy of the name. */
-static void attr_add(glow_node *n, const char *name, glow_attr_type type, int64_t i, double f) {
+/* A new empty attribute appended to n; the node owns the copy of the name. */
+static glow_attr *attr_append(glow_node *n, const char *name) {
   n->attrs = glow_xrealloc(n->attrs, sizeof *n->attrs * (size_t)(n->nattr + 1));
   glow_attr *a = &n->attrs[n->nattr++];
   memset(a, 0, sizeof *a);
   a->name = glow_xstrdup(name);
+  return a;
+}
+
+void glow_attr_clear(glow_attr *a) {
+  free(a->s);
+  free(a->ints);
+  free(a->floats);
+  for (int k = 0; a->strings && k < a->n; k++)
+    free(a->strings[k]);
+  free(a->strings);
+  char *name = a->name;
+  memset(a, 0, sizeof *a);
+  a->name = name;
+}
+
+glow_attr *glow_attr_slot(glow_node *n, const char *name) {
+  glow_attr *a = (glow_attr *)glow_attr_find(n, name);
+  if (!a)
+    return attr_append(n, name);
+  glow_attr_clear(a);
+  return a;
+}
+
+/* Compiler-made attributes (glow.*): appended. */
+static void attr_add(glow_node *n, const char *name, glow_attr_type type, int64_t i, double f) {
+  glow_attr *a = attr_append(n, name);
   a->type = type;
   a->i = i;
   a->f = f;

@@ -34,14 +34,8 @@ void glow_node_free(glow_node *n) {
   free(n->in);
   free(n->out);
   for (int a = 0; a < n->nattr; a++) {
-    glow_attr *at = &n->attrs[a];
-    free(at->name);
-    free(at->s);
-    free(at->ints);
-    free(at->floats);
-    for (int k = 0; at->strings && k < at->n; k++)
-      free(at->strings[k]);
-    free(at->strings);
+    glow_attr_clear(&n->attrs[a]);
+    free(n->attrs[a].name);
   }
   free(n->attrs);
   memset(n, 0, sizeof *n);

@@ -13,7 +13,6 @@
  * the values of the unfused graph. */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "glowc.h"
 
@@ -50,10 +49,6 @@ static void take_output(glow_graph *g, int conv, int by) {
   n->dead = 1;
 }
 
-static int same_shape(const glow_value *a, const glow_value *b) {
-  return a->dt == b->dt && a->rank == b->rank && !memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank);
-}
-
 /* Conv -> Add: the Add's other operand as the conv's residual input. */
 static int fuse_residual(glow_graph *g, const use_map *u, int conv) {
   int x = g->nodes[conv].out[0], add = sole_user(g, u, x);
@@ -61,7 +56,7 @@ static int fuse_residual(glow_graph *g, const use_map *u, int conv) {
     return 0;
   const glow_node *a = &g->nodes[add];
   int r = a->in[0] == x ? a->in[1] : a->in[0];
-  if (r == x || !same_shape(&g->vals[r], &g->vals[x]) || !same_shape(&g->vals[a->out[0]], &g->vals[x]))
+  if (r == x || !glow_value_same_type(&g->vals[r], &g->vals[x]) || !glow_value_same_type(&g->vals[a->out[0]], &g->vals[x]))
     return 0;
   int prod = g->vals[r].producer; /* steps run in node order: r must exist when the conv runs */
   if (prod >= conv || (prod < 0 && g->vals[r].kind == GLOW_VAL_ACT))
@@ -145,9 +140,9 @@ static int fuse_activation(glow_graph *g, const use_map *u, int conv) {
   double a, b;
   if (act >= 0) {
     kind = activation(g, &g->nodes[act], &a, &b);
-    if (kind == GLOW_EPI_NONE || !same_shape(&g->vals[g->nodes[act].out[0]], &g->vals[x]))
+    if (kind == GLOW_EPI_NONE || !glow_value_same_type(&g->vals[g->nodes[act].out[0]], &g->vals[x]))
       return 0;
-  } else if ((act = swish_mul(g, u, x, &sig)) >= 0 && same_shape(&g->vals[g->nodes[act].out[0]], &g->vals[x])) {
+  } else if ((act = swish_mul(g, u, x, &sig)) >= 0 && glow_value_same_type(&g->vals[g->nodes[act].out[0]], &g->vals[x])) {
     kind = GLOW_EPI_SWISH;
     a = b = 0.0;
     g->nodes[sig].dead = 1;

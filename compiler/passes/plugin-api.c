@@ -194,24 +194,7 @@ static glow_attr *attr_slot(glowc_graph *h, int id, const char *name, const char
     misuse(h, fn, "an attribute needs a name");
     return NULL;
   }
-  glow_attr *a = (glow_attr *)glow_attr_find(n, name);
-  if (!a) {
-    n->attrs = glow_xrealloc(n->attrs, sizeof *n->attrs * (size_t)(n->nattr + 1));
-    a = &n->attrs[n->nattr++];
-    memset(a, 0, sizeof *a);
-    a->name = glow_xstrdup(name);
-    return a;
-  }
-  free(a->s);
-  free(a->ints);
-  free(a->floats);
-  for (int k = 0; a->strings && k < a->n; k++)
-    free(a->strings[k]);
-  free(a->strings);
-  char *keep = a->name;
-  memset(a, 0, sizeof *a);
-  a->name = keep;
-  return a;
+  return glow_attr_slot(n, name);
 }
 
 static int set_attr_int(glowc_graph *h, int id, const char *name, int64_t v) {
@@ -277,8 +260,8 @@ static int remove_attr(glowc_graph *h, int id, const char *name) {
   if (!a)
     return n ? misuse(h, "remove_attr", "node %d ('%s') has no attribute '%s'", id, n->name, name ? name : "") : -1;
   int i = (int)(a - n->attrs);
-  glow_attr *slot = attr_slot(h, id, name, "remove_attr"); /* frees its contents */
-  free(slot->name);
+  glow_attr_clear(&n->attrs[i]);
+  free(n->attrs[i].name);
   memmove(&n->attrs[i], &n->attrs[i + 1], sizeof *n->attrs * (size_t)(n->nattr - i - 1));
   n->nattr--;
   return 0;
