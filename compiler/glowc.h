@@ -11,6 +11,11 @@
 #define GLOWC_VERSION "0.1.0"
 #define GLOW_MAX_RANK 8
 #define GLOW_ALIGN 64
+/* Hostile-input limits, checked on a file's bytes before anything is decoded
+ * (README "Bad input"): nodes in a model (ONNX NodeProto, Caffe2 OperatorDef)
+ * and protobuf messages in one file. */
+#define GLOW_MAX_NODES (1 << 16)
+#define GLOW_PB_MAX_MESSAGES (1 << 22)
 
 /* Internal bugs abort with file:line; user errors go through glow_error(). */
 #define unreachable() glow_internal(__FILE__, __LINE__, "unreachable")

@@ -220,6 +220,9 @@ int glow_c2_qparams(const glow_c2 *c, int value, double *scale, int64_t *zero_po
 /* ---- the nets ---- */
 
 static Caffe2__NetDef *parse_net(const char *path, const uint8_t *bytes, size_t size) {
+  if (glow_pb_check_limits(bytes, size, &caffe2__net_def__descriptor, &caffe2__operator_def__descriptor, "ops",
+                           path))
+    return NULL;
   Caffe2__NetDef *net = caffe2__net_def__unpack(NULL, size, bytes);
   if (!net) {
     char why[160];

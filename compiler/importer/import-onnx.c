@@ -679,6 +679,9 @@ static void add_nodes(importer *im, const int *order) {
 }
 
 static Onnx__ModelProto *parse_model(const char *path, const uint8_t *bytes, size_t size) {
+  if (glow_pb_check_limits(bytes, size, &onnx__model_proto__descriptor, &onnx__node_proto__descriptor, "nodes",
+                           path))
+    return NULL;
   Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, size, bytes);
   if (!m || !m->graph) {
     char why[160];

@@ -38,8 +38,7 @@ int glow_pb_file_read(const char *path, uint8_t **data, size_t *size) {
   return 0;
 }
 
-/* Reads a varint at *p; 0 when it runs past the end or over 10 bytes. */
-static int varint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
+int glow_pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
   *v = 0;
   for (int shift = 0; shift < 70 && *p < end; shift += 7) {
     uint8_t b = *(*p)++;
@@ -55,7 +54,7 @@ const char *glow_pb_diagnose(const uint8_t *data, size_t size, char *buf, size_t
   while (p < end) {
     size_t at = (size_t)(p - data);
     uint64_t tag, v;
-    if (!varint(&p, end, &tag)) {
+    if (!glow_pb_varint(&p, end, &tag)) {
       snprintf(buf, cap, "truncated field tag at byte %zu of %zu", at, size);
       return buf;
     }
@@ -68,7 +67,7 @@ const char *glow_pb_diagnose(const uint8_t *data, size_t size, char *buf, size_t
     size_t left;
     switch (wire) {
     case 0:
-      if (!varint(&p, end, &v)) {
+      if (!glow_pb_varint(&p, end, &v)) {
         snprintf(buf, cap, "field %llu at byte %zu is truncated", (unsigned long long)field, at);
         return buf;
       }
@@ -78,7 +77,7 @@ const char *glow_pb_diagnose(const uint8_t *data, size_t size, char *buf, size_t
       v = wire == 1 ? 8 : 4;
       break;
     case 2:
-      if (!varint(&p, end, &v)) {
+      if (!glow_pb_varint(&p, end, &v)) {
         snprintf(buf, cap, "field %llu at byte %zu is truncated", (unsigned long long)field, at);
         return buf;
       }

@@ -232,6 +232,8 @@ static int read_document(reader *r, const yaml_node_t *root, int *have_entries) 
 }
 
 glow_profile *glow_profile_parse(const void *data, size_t size, const char *path) {
+  if (glow_profile_check_limits(data, size, path))
+    return NULL;
   yaml_parser_t parser;
   GLOW_ASSERT(yaml_parser_initialize(&parser));
   yaml_parser_set_input_string(&parser, data, size);

@@ -40,6 +40,8 @@
 
 /* Histogram bins per value: Glow's (Function::createQuantizationProfile). */
 #define GLOW_PROFILE_BINS 2000
+/* Values (scalars) a profile may hold: loading takes about 190 bytes each. */
+#define GLOW_PROFILE_MAX_VALUES (1 << 23)
 
 typedef struct glow_profile_entry {
   char *name;    /* NodeOutputName: "<ONNX value name>:0" */
@@ -94,6 +96,10 @@ int glow_profile_save(const glow_profile *p, const char *path);
 glow_profile *glow_profile_load(const char *path);
 /* The same from bytes in memory; path only names them in messages. */
 glow_profile *glow_profile_parse(const void *data, size_t size, const char *path);
+/* Refuses a profile that uses YAML aliases or holds more than
+ * GLOW_PROFILE_MAX_VALUES values, before anything is loaded; what is not YAML
+ * passes, for glow_profile_parse to report. @return 0, or -1 after "path:line:col: error: ..." */
+int glow_profile_check_limits(const void *data, size_t size, const char *path);
 void glow_profile_free(glow_profile *p); /* NULL ok */
 
 /* quant/profile-check.c */

@@ -14,6 +14,8 @@ out=$work/out
 mkdir -p "$out"
 relu=$suite/test_relu/model.onnx
 
+hostile() { python3 "$here/make-hostile.py" "$@" || { echo "FAIL: make-hostile.py $*"; exit 1; }; }
+
 case $case_name in
 missing-model)
   args=(-model="$work/no-such-model.onnx" -emit-bundle="$out")
@@ -36,6 +38,38 @@ huge-initializer) # claims 2^40 floats with 4 bytes behind them (make-hostile.py
 huge-constant-of-shape) # ConstantOfShape of 2^40 floats: over the 2^36-byte tensor limit
   args=(-model="$here/huge-constant-of-shape.onnx" -emit-bundle="$out")
   want="fill_huge \\(ConstantOfShape\\): error: output 'c' would be larger than 68719476736 bytes" ;;
+# Hostile sizes written when the test runs (make-hostile.py KIND N PATH), each refused within
+# max_rss_mb of peak memory (the compiler's own footprint, its libraries and the file: 50-80 MB).
+million-nodes) # 10^6 Relu nodes (25 MB): over GLOW_MAX_NODES, refused before decoding
+  hostile many-nodes 1000000 "$work/m.onnx"
+  args=(-model="$work/m.onnx" -emit-bundle="$out")
+  max_rss_mb=160
+  want="m.onnx: error: more than 65536 nodes" ;;
+caffe2-million-ops) # the same as a Caffe2 predict_net
+  hostile caffe2-many-ops 1000000 "$work/net"
+  args=(-model="$work/net" -emit-bundle="$out" -model-input=data,float,[4])
+  max_rss_mb=160
+  want="predict_net.pb: error: more than 65536 ops" ;;
+many-messages) # one input shape of 5*10^6 dimensions (20 MB), each a message protobuf-c would allocate
+  hostile many-messages 5000000 "$work/m.onnx"
+  args=(-model="$work/m.onnx" -emit-bundle="$out")
+  max_rss_mb=160
+  want="m.onnx: error: more than 4194304 protobuf messages" ;;
+deep-attributes) # 10^5 levels of node -> graph attribute -> node (2.9 MB): subgraphs are kept as bytes, never decoded
+  hostile deep-attributes 100000 "$work/d.onnx"
+  args=(-model="$work/d.onnx" -emit-bundle="$out")
+  max_rss_mb=160
+  want="d.onnx:If_y: error: unsupported op 'If'.*control flow with subgraphs" ;;
+profile-alias-bomb) # 10^4 YAML aliases of an entry of 10^5 counts: 10^9 values from 300 KB
+  hostile alias-bomb 10000 "$work/p.yml"
+  args=(-model="$relu" -emit-bundle="$out" -load-profile="$work/p.yml" -quantization-precision=Int8)
+  max_rss_mb=160
+  want="p.yml:3:3: error: alias '\\*e': a profile may not use YAML aliases" ;;
+profile-huge-histogram) # one histogram of 9*10^6 counts (27 MB): over GLOW_PROFILE_MAX_VALUES
+  hostile huge-histogram 9000000 "$work/p.yml"
+  args=(-model="$relu" -emit-bundle="$out" -load-profile="$work/p.yml" -quantization-precision=Int8)
+  max_rss_mb=160
+  want="p.yml:8:[0-9]+: error: more than 8388608 values in the profile" ;;
 unsupported-ops)
   args=(-model="$here/two-unsupported.onnx" -emit-bundle="$out")
   want="first_bad.*FrobnicateA.*second_bad.*FrobnicateB" ;;
@@ -153,9 +187,23 @@ glow-profile-mismatch)
   echo "unknown case $case_name"; exit 2 ;;
 esac
 
-"$mc" "${args[@]}" >"$work/stdout" 2>"$work/stderr"
+# Run under a python3 parent that reads the compiler's peak RSS (ru_maxrss of its children).
+python3 -c 'import resource, subprocess, sys
+rc = subprocess.call(sys.argv[2:])
+open(sys.argv[1], "w").write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024))
+sys.exit(rc if rc >= 0 else 128 - rc)' "$work/rss" "$mc" "${args[@]}" >"$work/stdout" 2>"$work/stderr"
 rc=$?
 status=0
+rss=$(cat "$work/rss" 2>/dev/null)
+if [ -n "${max_rss_mb:-}" ]; then
+  if [ -n "${GLOWC_SANITIZED:-}" ]; then
+    echo "peak RSS ${rss} MB (bound ${max_rss_mb} MB not checked: a sanitizer build's shadow memory)"
+  elif [ -z "$rss" ] || [ "$rss" -gt "$max_rss_mb" ]; then
+    echo "FAIL: peak RSS ${rss:-?} MB, over the bound of ${max_rss_mb} MB"; status=1
+  else
+    echo "peak RSS ${rss} MB (bound ${max_rss_mb} MB)"
+  fi
+fi
 if [ $rc -eq 0 ]; then
   echo "FAIL: exit status 0, expected an error"; status=1
 elif [ $rc -gt 125 ]; then
