@@ -3,6 +3,8 @@
 small committed models (rerun to remake them):
   huge-initializer.onnx     an initializer claiming 2^40 floats with 4 bytes of data
   huge-constant-of-shape.onnx  ConstantOfShape asked for 2^40 floats (no data behind it at all)
+  external-data.onnx        an initializer whose data is "in" ../../../../etc/passwd (external data)
+  ../fuzz/corpus/{import-onnx,tensor-pb}/external-data*  the same as fuzzer seeds
     /usr/bin/python3 make-hostile.py
 With a kind and a path, one large input, written when a test runs (too big to
 commit; plain python3, no onnx module: the protobuf bytes are written by hand,
@@ -138,3 +140,18 @@ save(helper.make_graph([helper.make_node("ConstantOfShape", ["shape"], ["c"], na
                        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
                        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [shape]),
      "huge-constant-of-shape.onnx")
+
+# External data, pointing out of the model's folder: glowc reads no external data at all.
+ext = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[4], data_location=TensorProto.EXTERNAL)
+for k, v in (("location", "../../../../etc/passwd"), ("offset", "0"), ("length", "16")):
+    ext.external_data.add(key=k, value=v)
+save(helper.make_graph([helper.make_node("Add", ["x", "w"], ["y"], name="add_external")], "external_data",
+                       [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+                       [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])], [ext]),
+     "external-data.onnx")
+corpus = os.path.join(here, "..", "fuzz", "corpus")
+with open(os.path.join(here, "external-data.onnx"), "rb") as f, \
+        open(os.path.join(corpus, "import-onnx", "external-data.onnx"), "wb") as g:
+    g.write(f.read())
+with open(os.path.join(corpus, "tensor-pb", "external-data.pb"), "wb") as f:
+    f.write(ext.SerializeToString())

@@ -38,6 +38,9 @@ huge-initializer) # claims 2^40 floats with 4 bytes behind them (make-hostile.py
 huge-constant-of-shape) # ConstantOfShape of 2^40 floats: over the 2^36-byte tensor limit
   args=(-model="$here/huge-constant-of-shape.onnx" -emit-bundle="$out")
   want="fill_huge \\(ConstantOfShape\\): error: output 'c' would be larger than 68719476736 bytes" ;;
+external-data) # an initializer whose bytes are "in" ../../../../etc/passwd (make-hostile.py)
+  args=(-model="$here/external-data.onnx" -emit-bundle="$out")
+  want="external-data.onnx: error: initializer 'w': data is stored in an external file, which glowc does not read" ;;
 # Hostile sizes written when the test runs (make-hostile.py KIND N PATH), each refused within
 # max_rss_mb of peak memory (the compiler's own footprint, its libraries and the file: 50-80 MB).
 million-nodes) # 10^6 Relu nodes (25 MB): over GLOW_MAX_NODES, refused before decoding
