@@ -184,7 +184,7 @@ void glow_sb_vprintf(glow_strbuf *b, const char *fmt, va_list ap);
 void glow_sb_append(glow_strbuf *b, const void *data, size_t size); /* bytes, 0 after them */
 void glow_sb_free(glow_strbuf *b);
 
-/* util/npy.c: a whole file, 0-terminated (malloc'd); -1 after reporting why not. */
+/* util/read-file.c: a whole file, 0-terminated (malloc'd); -1 after reporting why not. */
 int glow_read_file(const char *path, uint8_t **data, size_t *size);
 /* util/npy.c: a NumPy .npy array (little-endian, C order); data points into file. */
 typedef struct glow_npy {

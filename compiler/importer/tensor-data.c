@@ -1,40 +1,18 @@
 /* Protobuf helpers shared by the importers: whole-file reads, decode-failure
  * diagnosis and TensorProto to dense bytes. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "importer/tensor-data.h"
 
 int glow_pb_file_read(const char *path, uint8_t **data, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    glow_error(path, "cannot open file: %s", strerror(errno));
+  if (glow_read_file(path, data, size))
     return -1;
-  }
-  size_t len = 0, cap = 1 << 16;
-  uint8_t *buf = glow_xmalloc(cap);
-  for (;;) {
-    len += fread(buf + len, 1, cap - len, f);
-    if (len < cap)
-      break;
-    cap *= 2;
-    buf = glow_xrealloc(buf, cap);
-  }
-  int bad = ferror(f), err = errno;
-  fclose(f);
-  if (bad) {
-    glow_error(path, "cannot read file: %s", strerror(err));
-    free(buf);
-    return -1;
-  }
-  if (!len) {
+  if (!*size) {
     glow_error(path, "file is empty");
-    free(buf);
+    free(*data);
     return -1;
   }
-  *data = buf;
-  *size = len;
   return 0;
 }
 

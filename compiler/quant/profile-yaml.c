@@ -275,28 +275,11 @@ glow_profile *glow_profile_parse(const void *data, size_t size, const char *path
 }
 
 glow_profile *glow_profile_load(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    glow_error(path, "cannot read the profile: %s", strerror(errno));
+  uint8_t *data;
+  size_t size;
+  if (glow_read_file(path, &data, &size))
     return NULL;
-  }
-  char *data = NULL;
-  size_t size = 0, cap = 0, n;
-  do {
-    if (size == cap) {
-      cap = cap ? cap * 2 : 65536;
-      data = glow_xrealloc(data, cap);
-    }
-    n = fread(data + size, 1, cap - size, f);
-    size += n;
-  } while (n > 0);
-  int err = ferror(f);
-  fclose(f);
-  glow_profile *p = NULL;
-  if (err)
-    glow_error(path, "cannot read the profile: %s", strerror(errno));
-  else
-    p = glow_profile_parse(data, size, path);
+  glow_profile *p = glow_profile_parse(data, size, path);
   free(data);
   return p;
 }
