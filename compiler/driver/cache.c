@@ -168,9 +168,9 @@ static char *entry_path(const char *dir, const char *key) {
   return p;
 }
 
-static int decode_owned(void *bytes, size_t size, const char *where, const glow_driver_options *d,
+static int decode_owned(void *bytes, size_t size, const char *key, const char *where, const glow_driver_options *d,
                         glow_cache_entry *e) {
-  const char *why = glow_cache_entry_decode(bytes, size, e);
+  const char *why = glow_cache_entry_decode(bytes, size, key, e);
   if (why) {
     if (d->verbose)
       glow_note("glowc: warning: corrupted cache entry %s (%s): not used, recompiling\n", where, why);
@@ -216,7 +216,7 @@ int glow_cache_fetch(const glow_driver_options *d, const char *key, glow_cache_e
     char *path = entry_path(d->cache_dir, key);
     size_t size;
     void *bytes = read_all(path, &size);
-    int hit = bytes && !decode_owned(bytes, size, path, d, e);
+    int hit = bytes && !decode_owned(bytes, size, key, path, d, e);
     if (bytes && !hit)
       unlink(path);
     free(path);
@@ -233,7 +233,7 @@ int glow_cache_fetch(const glow_driver_options *d, const char *key, glow_cache_e
     else if (status != 200 && status != 404)
       glow_note("glowc: warning: remote cache %s: GET %s: HTTP status %d (compiling)\n", d->remote_cache, key,
                 status);
-    if (status == 200 && !decode_owned(bytes, size, d->remote_cache, d, e)) {
+    if (status == 200 && !decode_owned(bytes, size, key, d->remote_cache, d, e)) {
       if (d->cache_dir)
         store_local(d, key, e->bytes, size);
       return 2;
@@ -246,10 +246,13 @@ int glow_cache_fetch(const glow_driver_options *d, const char *key, glow_cache_e
 
 void glow_cache_store(const glow_driver_options *d, const char *key, const glow_bundle_file *files, int n) {
   glow_strbuf e = {0};
-  glow_cache_entry_encode(files, n, &e);
+  glow_cache_entry_encode(key, files, n, &e);
   if (d->cache_dir)
     store_local(d, key, e.s, e.len);
-  if (d->remote_cache) {
+  if (d->remote_cache && e.len > GLOW_CACHE_MAX_ENTRY_BYTES) {
+    glow_note("glowc: warning: remote cache %s: entry of %zu bytes is over the limit of %llu (not stored)\n",
+              d->remote_cache, e.len, (unsigned long long)GLOW_CACHE_MAX_ENTRY_BYTES);
+  } else if (d->remote_cache) {
     char err[256];
     int status = glow_http_request("PUT", d->remote_cache, key, e.s, e.len, NULL, NULL, err, sizeof err);
     if (status < 0)

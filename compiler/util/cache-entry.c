@@ -1,17 +1,20 @@
-/* The compile cache's entry file: every bundle file of one compile, each
- * with its SHA-256, so a truncated, flipped or foreign entry is refused.
- * Bytes come from disk or the network: the decoder trusts none of them. */
+/* The compile cache's entry file: the key it was stored under and every
+ * bundle file of one compile, each with its SHA-256, so a truncated, flipped,
+ * foreign or misfiled entry is refused. Bytes come from disk or the network:
+ * the decoder trusts none of them. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "glowc.h"
 
 #define ENTRY_MAGIC "GLOWCCE\n"
-#define ENTRY_VERSION 1u
+#define ENTRY_VERSION 2u /* 1 had no key: refused, so recompiled and stored again */
+#define KEY_LEN 64
 
-/* Layout: magic, u32 version, u32 file count, per file {u16 suffix length,
- * suffix, u64 size, sha256}, sha256 of all that; then the files' bytes.
- * Little-endian. */
+/* Layout: magic, u32 version, the key (64 hex digits), u32 file count, per
+ * file {u16 suffix length, suffix, u64 size, sha256}, sha256 of all that; then
+ * the files' bytes. Little-endian. The key makes an entry copied (by mistake
+ * or malice) under another key a miss, not another model's bundle. */
 static void put_bytes(glow_strbuf *b, const void *p, size_t n) {
   if (b->cap - b->len < n + 1) {
     b->cap = (b->len + n + 1) * 2;
@@ -28,10 +31,12 @@ static void put(glow_strbuf *b, uint64_t v, int bytes) {
   put_bytes(b, t, (size_t)bytes);
 }
 
-void glow_cache_entry_encode(const glow_bundle_file *f, int n, glow_strbuf *e) {
+void glow_cache_entry_encode(const char *key, const glow_bundle_file *f, int n, glow_strbuf *e) {
   unsigned char sum[32];
+  GLOW_ASSERT(strlen(key) == KEY_LEN);
   put_bytes(e, ENTRY_MAGIC, 8);
   put(e, ENTRY_VERSION, 4);
+  put_bytes(e, key, KEY_LEN);
   put(e, (uint64_t)n, 4);
   for (int i = 0; i < n; i++) {
     put(e, strlen(f[i].suffix), 2);
@@ -62,19 +67,22 @@ static int safe_suffix(const unsigned char *s, size_t n) {
   return 1;
 }
 
-const char *glow_cache_entry_decode(const void *bytes, size_t size, glow_cache_entry *out) {
+const char *glow_cache_entry_decode(const void *bytes, size_t size, const char *key, glow_cache_entry *out) {
   const unsigned char *e = bytes;
   memset(out, 0, sizeof *out);
-  size_t at = 16;
-  if (size < at || memcmp(e, ENTRY_MAGIC, 8))
+  size_t at = 12 + KEY_LEN + 4;
+  if (size < 12 || memcmp(e, ENTRY_MAGIC, 8))
     return "bad magic";
   if (get(e + 8, 4) != ENTRY_VERSION)
     return "unknown entry version";
-  uint64_t n = get(e + 12, 4);
+  if (size < at)
+    return "truncated header";
+  uint64_t n = get(e + 12 + KEY_LEN, 4);
   if (n > GLOW_CACHE_MAX_FILES)
     return "too many files";
   const unsigned char *sums[GLOW_CACHE_MAX_FILES];
   uint64_t total = 0;
+  int wrapped = 0;
   for (uint64_t i = 0; i < n; i++) {
     if (size - at < 2)
       return "truncated header";
@@ -87,8 +95,10 @@ const char *glow_cache_entry_decode(const void *bytes, size_t size, glow_cache_e
     memcpy(out->suffix[i], e + at, sl);
     out->suffix[i][sl] = 0;
     at += sl;
-    out->files[i].size = (size_t)get(e + at, 8);
-    total += out->files[i].size;
+    uint64_t fs = get(e + at, 8);
+    wrapped |= fs > UINT64_MAX - total; /* else sizes summing past 2^64 to the bytes there pass */
+    total += fs;
+    out->files[i].size = (size_t)fs;
     sums[i] = e + at + 8;
     at += 40;
   }
@@ -98,9 +108,12 @@ const char *glow_cache_entry_decode(const void *bytes, size_t size, glow_cache_e
   glow_sha256(e, at, sum);
   if (memcmp(sum, e + at, 32))
     return "header checksum mismatch";
+  /* After the checksum: a valid entry under the wrong key, not a damaged one. */
+  if (strlen(key) != KEY_LEN || memcmp(e + 12, key, KEY_LEN))
+    return "entry is for another key (misfiled or poisoned)";
   at += 32;
-  if (total != size - at)
-    return total > size - at ? "truncated" : "trailing bytes";
+  if (wrapped || total != size - at)
+    return wrapped || total > size - at ? "truncated" : "trailing bytes";
   for (uint64_t i = 0; i < n; i++) {
     out->files[i].suffix = out->suffix[i];
     out->files[i].data = e + at;

@@ -1,6 +1,6 @@
 /* A minimal HTTP/1.1 client for the remote compile cache: one request per
- * connection (Connection: close), body sized by Content-Length, plain http://
- * only. The same GET/PUT protocol as Bazel's HTTP remote cache (nginx WebDAV). */
+ * connection (Connection: close), body sized by Content-Length (or the close)
+ * and capped at GLOW_CACHE_MAX_ENTRY_BYTES, plain http:// only. The same GET/PUT protocol as Bazel's HTTP remote cache (nginx WebDAV). */
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -105,37 +105,120 @@ static int send_all(int fd, const void *data, size_t size) {
   return 0;
 }
 
-/* Status line, Content-Length, body; the server closes the connection. */
-static int parse_response(char *r, size_t n, void **body, size_t *body_size, char *err, size_t errcap) {
-  char *end = NULL;
-  for (size_t i = 0; i + 3 < n && !end; i++)
-    if (!memcmp(r + i, "\r\n\r\n", 4))
-      end = r + i;
+#define HEAD_MAX (64 << 10) /* status line and headers */
+
+/* The head (status line and headers, NUL-terminated in place of the blank line): the status, and
+ * the Content-Length in *len, or UINT64_MAX without one; -1 if malformed. */
+static int parse_head(char *r, uint64_t *len, char *err, size_t errcap) {
   int status;
-  if (!end || sscanf(r, "HTTP/1.%*d %d", &status) != 1) {
+  if (sscanf(r, "HTTP/1.%*d %d", &status) != 1 || status < 100 || status > 999) {
     snprintf(err, errcap, "malformed HTTP response");
     return -1;
   }
-  *end = 0;
-  size_t have = n - (size_t)(end + 4 - r), len = have;
+  *len = UINT64_MAX;
   for (char *line = strstr(r, "\r\n"); line; line = strstr(line + 2, "\r\n")) {
-    if (!strncasecmp(line + 2, "Content-Length:", 15))
-      len = (size_t)strtoull(line + 17, NULL, 10);
     if (!strncasecmp(line + 2, "Transfer-Encoding:", 18)) {
       snprintf(err, errcap, "chunked HTTP responses are not supported");
       return -1;
     }
-  }
-  if (len > have) {
-    snprintf(err, errcap, "HTTP response truncated (%zu of %zu body bytes)", have, len);
-    return -1;
-  }
-  if (body) {
-    *body = glow_xmalloc(len ? len : 1);
-    memcpy(*body, end + 4, len);
-    *body_size = len;
+    if (strncasecmp(line + 2, "Content-Length:", 15))
+      continue;
+    const char *p = line + 17;
+    uint64_t v = 0;
+    while (*p == ' ' || *p == '\t')
+      p++;
+    const char *digits = p;
+    for (; *p >= '0' && *p <= '9'; p++) /* saturates: a claim too big for 64 bits is over any limit */
+      v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX - 1 : v * 10 + (uint64_t)(*p - '0');
+    while (*p == ' ' || *p == '\t')
+      p++;
+    if (p == digits || (*p && *p != '\r') || (*len != UINT64_MAX && *len != v)) {
+      snprintf(err, errcap, "malformed HTTP response (bad or conflicting Content-Length)");
+      return -1;
+    }
+    *len = v;
   }
   return status;
+}
+
+/* Reads the response as it arrives: the head first, then the body up to its Content-Length (not
+ * waiting for the close), or without one up to the close. Memory grows with the bytes received,
+ * never with a claimed size, and never past GLOW_CACHE_MAX_ENTRY_BYTES of body. */
+static int read_response(int fd, const char *where, void **body, size_t *body_size, char *err, size_t errcap) {
+  char *r = NULL;
+  size_t n = 0, cap = 0, head = 0; /* head: bytes of head and blank line, once seen */
+  uint64_t len = UINT64_MAX, limit = HEAD_MAX; /* limit: bytes to read at most (+1 to see "more") */
+  int status = -1;
+  for (;;) {
+    if (head && len != UINT64_MAX && n >= head + len)
+      break;
+    if (n == cap) {
+      uint64_t want = cap ? (uint64_t)cap * 2 : 1 << 16;
+      cap = (size_t)(want < limit + 1 ? want : limit + 1);
+      r = glow_xrealloc(r, cap + 1);
+    }
+    size_t room = cap - n;
+    if (head && len != UINT64_MAX && room > head + len - n)
+      room = (size_t)(head + len - n);
+    ssize_t got = recv(fd, r + n, room, 0);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0) {
+      snprintf(err, errcap, "cannot read the response from %s: %s", where, strerror(errno));
+      goto fail;
+    }
+    if (got == 0)
+      break;
+    size_t from = n > 3 ? n - 3 : 0;
+    n += (size_t)got;
+    if (!head) {
+      for (size_t i = from; i + 3 < n && !head; i++)
+        if (!memcmp(r + i, "\r\n\r\n", 4))
+          head = i + 4;
+      if (!head && n > HEAD_MAX) {
+        snprintf(err, errcap, "malformed HTTP response (no end of headers in %d bytes)", HEAD_MAX);
+        goto fail;
+      }
+      if (!head)
+        continue;
+      r[head - 2] = 0;
+      if ((status = parse_head(r, &len, err, errcap)) < 0)
+        goto fail;
+      if (len != UINT64_MAX && len > GLOW_CACHE_MAX_ENTRY_BYTES) {
+        snprintf(err, errcap, "HTTP response claims %llu body bytes, over the limit of %llu: refused",
+                 (unsigned long long)len, (unsigned long long)GLOW_CACHE_MAX_ENTRY_BYTES);
+        goto fail;
+      }
+      limit = head + (len != UINT64_MAX ? len : GLOW_CACHE_MAX_ENTRY_BYTES);
+    }
+    if (len == UINT64_MAX && n > limit) {
+      snprintf(err, errcap, "HTTP response body over the limit of %llu bytes: refused",
+               (unsigned long long)GLOW_CACHE_MAX_ENTRY_BYTES);
+      goto fail;
+    }
+  }
+  if (!head) {
+    snprintf(err, errcap, "malformed HTTP response");
+    goto fail;
+  }
+  size_t have = n - head;
+  if (len != UINT64_MAX && have < len) {
+    snprintf(err, errcap, "HTTP response truncated (%zu of %llu body bytes)", have, (unsigned long long)len);
+    goto fail;
+  }
+  if (len != UINT64_MAX) /* bytes past Content-Length (in the head's read) are not the body's */
+    have = (size_t)len;
+  if (body) {
+    memmove(r, r + head, have); /* the body in place: no second copy of a big entry */
+    *body = r;
+    *body_size = have;
+  } else {
+    free(r);
+  }
+  return status;
+fail:
+  free(r);
+  return -1;
 }
 
 int glow_http_request(const char *method, const char *url, const char *key, const void *data, size_t size,
@@ -143,7 +226,6 @@ int glow_http_request(const char *method, const char *url, const char *key, cons
   char *host, *port, *path;
   split_url(url, key, &host, &port, &path);
   int status = -1, fd = connect_to(host, port, err, errcap);
-  char *resp = NULL;
   if (fd < 0)
     goto done;
   char head[1024];
@@ -155,27 +237,12 @@ int glow_http_request(const char *method, const char *url, const char *key, cons
     snprintf(err, errcap, "cannot send the request to %s:%s: %s", host, port, strerror(errno));
     goto done;
   }
-  size_t n = 0, cap = 1 << 16;
-  resp = glow_xmalloc(cap);
-  for (;;) {
-    if (n == cap)
-      resp = glow_xrealloc(resp, cap *= 2);
-    ssize_t r = recv(fd, resp + n, cap - n, 0);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r < 0) {
-      snprintf(err, errcap, "cannot read the response from %s:%s: %s", host, port, strerror(errno));
-      goto done;
-    }
-    if (r == 0)
-      break;
-    n += (size_t)r;
-  }
-  status = parse_response(resp, n, body, body_size, err, errcap);
+  char where[300];
+  snprintf(where, sizeof where, "%s:%s", host, port);
+  status = read_response(fd, where, body, body_size, err, errcap);
 done:
   if (fd >= 0)
     close(fd);
-  free(resp);
   free(host);
   free(port);
   free(path);

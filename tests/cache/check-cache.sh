@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The local compile cache (-cache-dir): a second compile into a fresh directory
 # is a hit with byte-identical files; a changed option or model misses; a
-# truncated or bit-flipped entry is detected, never used, and recompiled.
+# truncated or bit-flipped entry, or another compile's valid entry copied under
+# this key (misfiled or poisoned), is detected, never used, and recompiled.
 #   check-cache.sh <model-compiler> <model.onnx> [extra options...]
 set -eu
 mc=$1
@@ -51,7 +52,9 @@ hit "$work/env" || fail "GLOWC_CACHE_DIR should give a hit"
 same "$work/first" "$work/env"
 echo "hit through GLOWC_CACHE_DIR"
 
+before=$(find "$cache" -type f)
 compile "$work/renamed" -network-name=other
+other_key=$(find "$cache" -type f | grep -vxF "$before" | xargs -n1 basename)
 ! hit "$work/renamed" && compiled "$work/renamed" || fail "another -network-name must miss"
 [ -f "$work/renamed/other.o" ] || fail "-network-name=other did not give other.o"
 compile "$work/static-reloc" -relocation-model=static
@@ -72,13 +75,17 @@ corrupt() {
   flip-data) printf '\x5a' | dd of="$entry" bs=1 seek=$((size - 1000)) conv=notrunc status=none ;;
   flip-header) printf '\x5a' | dd of="$entry" bs=1 seek=18 conv=notrunc status=none ;;
   magic) printf 'X' | dd of="$entry" bs=1 seek=0 conv=notrunc status=none ;;
+  poisoned) cp "$other" "$entry" ;; # a valid entry, of -network-name=other
   esac
 }
-for how in truncate truncate-header flip-data flip-header magic; do
+other=$(find "$cache" -type f ! -path "$entry" -path "*/$other_key")
+[ -s "$other" ] || fail "no entry of the -network-name=other compile"
+for how in truncate truncate-header flip-data flip-header magic poisoned; do
   compile "$work/$how.warm" # (re)stores a good entry
   corrupt $how
   compile "$work/$how"
   grep -q "warning: corrupted cache entry" "$work/$how.log" || { cat "$work/$how.log"; fail "$how: not reported"; }
+  [ $how != poisoned ] || grep -q "another key" "$work/$how.log" || fail "poisoned: not reported as such"
   ! hit "$work/$how" && compiled "$work/$how" || fail "$how: corrupted entry used"
   same "$work/first" "$work/$how"
   [ "$(stat -c %s "$entry")" = "$size" ] || fail "$how: the recompile did not store a good entry again"

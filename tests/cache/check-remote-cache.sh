@@ -2,7 +2,9 @@
 # The remote compile cache (-remote-cache): against a GET/PUT server on
 # loopback, a first compile stores the entry; with the local cache cleared, a
 # compile into a fresh directory is a remote hit with identical files (and
-# fills the local cache); a dead server is a warning and a compile, not a failure.
+# fills the local cache); a corrupted, truncated or poisoned (another compile's
+# valid entry) remote entry, and a server lying about its Content-Length, are a
+# warning and a recompile; a dead server is a warning and a compile, not a failure.
 #   check-remote-cache.sh <model-compiler> <model.onnx> <cache-server.py> [extra options...]
 set -eu
 mc=$1
@@ -25,7 +27,7 @@ compile() {
   local out=$1
   shift
   mkdir -p "$out"
-  "$mc" -model="$model" -emit-bundle="$out" -network-name=net -verbose "$@" >"$out.log" 2>&1 ||
+  timeout "${limit:-600}" "$mc" -model="$model" -emit-bundle="$out" -network-name=net -verbose "$@" >"$out.log" 2>&1 ||
     { cat "$out.log"; fail "compile into $out failed"; }
 }
 same() {
@@ -58,6 +60,46 @@ grep -q "warning: corrupted cache entry" "$work/corrupt.log" || { cat "$work/cor
 grep -q "nodes after optimization" "$work/corrupt.log" || fail "corrupt remote entry used"
 same "$work/first" "$work/corrupt"
 echo "corrupted remote entry: detected, recompiled (and stored again)"
+
+# miss <name> <warning regex>: a compile that warns, recompiles, and writes the first compile's files.
+miss() {
+  compile "$work/$1" -remote-cache="$url" "${extra[@]}"
+  grep -Eq "$2" "$work/$1.log" || { cat "$work/$1.log"; fail "$1: no warning matching '$2'"; }
+  grep -q "nodes after optimization" "$work/$1.log" || fail "$1: the bad entry was used"
+  same "$work/first" "$work/$1"
+}
+extra=("$@")
+size=$(stat -c %s "$work/store/$entry")
+truncate -s $((size - 100)) "$work/store/$entry"
+miss truncated "warning: corrupted cache entry .*\(truncated\)"
+[ "$(stat -c %s "$work/store/$entry")" = "$size" ] || fail "truncated: a good entry was not stored again"
+echo "truncated remote entry: detected, recompiled, stored again"
+
+# Poisoned: another compile's valid entry (-network-name=other) under this compile's key.
+compile "$work/other" -network-name=other -remote-cache="$url" "$@"
+other=$(ls "$work/store" | grep -vx "$entry")
+[ "$(echo "$other" | wc -l)" = 1 ] || fail "expected the other compile's one entry, found: $other"
+cp "$work/store/$other" "$work/store/$entry"
+miss poisoned "warning: corrupted cache entry .*another key"
+cmp -s "$work/store/$other" "$work/store/$entry" && fail "poisoned: the entry was not replaced"
+echo "poisoned remote entry (another compile's): refused, recompiled, stored again"
+
+# A lying server: refused at once (no 1 TiB allocated, no wait for the endless body), or truncated.
+echo huge-length >"$work/store/.mode"
+start=$(date +%s)
+limit=60 miss huge-length "warning: remote cache .*1099511627776 .*limit"
+[ $(($(date +%s) - start)) -lt 30 ] || fail "huge-length: took $(($(date +%s) - start)) s"
+echo short-body >"$work/store/.mode"
+limit=60 miss short-body "warning: remote cache .*truncated"
+# Right bytes, connection left open: read up to Content-Length, a hit at once (not after a timeout).
+echo keep-open >"$work/store/.mode"
+start=$(date +%s)
+limit=60 compile "$work/keep-open" -remote-cache="$url" "$@"
+grep -q "^glowc: cache hit .*$url" "$work/keep-open.log" || { cat "$work/keep-open.log"; fail "keep-open: expected a hit"; }
+[ $(($(date +%s) - start)) -lt 8 ] || fail "keep-open: took $(($(date +%s) - start)) s (waited for the close?)"
+same "$work/first" "$work/keep-open"
+rm "$work/store/.mode"
+echo "lying server (1 TiB claimed, short body, left open): warned and recompiled, or a prompt hit"
 
 kill "$pid"
 wait "$pid" 2>/dev/null || true
