@@ -86,17 +86,14 @@ echo "poisoned remote entry (another compile's): refused, recompiled, stored aga
 
 # A lying server: refused at once (no 1 TiB allocated, no wait for the endless body), or truncated.
 echo huge-length >"$work/store/.mode"
-start=$(date +%s)
 limit=60 miss huge-length "warning: remote cache .*1099511627776 .*limit"
-[ $(($(date +%s) - start)) -lt 30 ] || fail "huge-length: took $(($(date +%s) - start)) s"
 echo short-body >"$work/store/.mode"
 limit=60 miss short-body "warning: remote cache .*truncated"
-# Right bytes, connection left open: read up to Content-Length, a hit at once (not after a timeout).
+# Right bytes, connection left open for 30 s: read up to Content-Length, a hit (waiting for the
+# close would run into the 10 s receive timeout, a miss).
 echo keep-open >"$work/store/.mode"
-start=$(date +%s)
 limit=60 compile "$work/keep-open" -remote-cache="$url" "$@"
 grep -q "^glowc: cache hit .*$url" "$work/keep-open.log" || { cat "$work/keep-open.log"; fail "keep-open: expected a hit"; }
-[ $(($(date +%s) - start)) -lt 8 ] || fail "keep-open: took $(($(date +%s) - start)) s (waited for the close?)"
 same "$work/first" "$work/keep-open"
 rm "$work/store/.mode"
 echo "lying server (1 TiB claimed, short body, left open): warned and recompiled, or a prompt hit"
