@@ -40,8 +40,8 @@
 
 /* Histogram bins per value: Glow's (Function::createQuantizationProfile). */
 #define GLOW_PROFILE_BINS 2000
-/* Values (scalars) a profile may hold: loading takes about 190 bytes each. */
-#define GLOW_PROFILE_MAX_VALUES (1 << 23)
+/* Counts one histogram of a profile may hold when read (Glow's and glowc's have 2000). */
+#define GLOW_PROFILE_MAX_BINS (1 << 20)
 
 typedef struct glow_profile_entry {
   char *name;    /* NodeOutputName: "<ONNX value name>:0" */
@@ -90,16 +90,13 @@ int glow_profile_emit(const glow_profile *p, glow_strbuf *out);
 int glow_profile_save(const glow_profile *p, const char *path);
 /* Reads a profile written by glowc or Glow (with or without the
  * GlowToolsVersion and GraphPreLowerHash documents). Histograms may have any
- * number of bins; counts may be fractional.
+ * number of bins up to GLOW_PROFILE_MAX_BINS; counts may be fractional. YAML
+ * aliases are refused. Memory: the entries' names and counts (8 bytes each).
  * @return the profile (free with glow_profile_free), or NULL after an error
  * "path:line: error: ..." for a file that is not such a profile. */
 glow_profile *glow_profile_load(const char *path);
 /* The same from bytes in memory; path only names them in messages. */
 glow_profile *glow_profile_parse(const void *data, size_t size, const char *path);
-/* Refuses a profile that uses YAML aliases or holds more than
- * GLOW_PROFILE_MAX_VALUES values, before anything is loaded; what is not YAML
- * passes, for glow_profile_parse to report. @return 0, or -1 after "path:line:col: error: ..." */
-int glow_profile_check_limits(const void *data, size_t size, const char *path);
 void glow_profile_free(glow_profile *p); /* NULL ok */
 
 /* quant/profile-check.c */
