@@ -376,6 +376,10 @@ enum {
 /* Packed int8 matmul weights (pack-weights.c) hold whole tiles of this many blocks of 16
  * columns: the kernel's tiles (targets/common/kernels/qgemm.c, QMM_PV_MAX) read them whole. */
 #define GLOW_QMM_TILE_BLOCKS 4
+/* Blocks of 16 columns packed B holds for n columns: ceil(n/16) rounded up to whole tiles. */
+static inline int64_t glow_qmm_packed_blocks(int64_t n) {
+  return ((n + 15) / 16 + GLOW_QMM_TILE_BLOCKS - 1) / GLOW_QMM_TILE_BLOCKS * GLOW_QMM_TILE_BLOCKS;
+}
 /* passes/dead-nodes.c */
 int glow_pass_dead_nodes(glow_graph *g, const glow_pass_options *o);
 /* passes/materialize-outputs.c */

@@ -212,8 +212,7 @@ static int matmul_get(const glow_graph *g, const glow_node *n, mm_params *q, int
     logical.rank = 2;
     logical.dims[0] = a->rank ? a->dims[a->rank - 1] : 0;
     logical.dims[1] = glow_attr_int(n, "glow.b_cols", 0);
-    int64_t nb = ((logical.dims[1] + 15) / 16 + GLOW_QMM_TILE_BLOCKS - 1) / GLOW_QMM_TILE_BLOCKS * GLOW_QMM_TILE_BLOCKS;
-    if (b->dt != GLOW_DT_I8 || b->rank != 3 || b->dims[0] != nb ||
+    if (b->dt != GLOW_DT_I8 || b->rank != 3 || b->dims[0] != glow_qmm_packed_blocks(logical.dims[1]) ||
         b->dims[1] != (logical.dims[0] + 3) / 4 || b->dims[2] != 64)
       return glow_node_error(g, n, "packed B %s (int8) does not match A %s", glow_shape_str(b, s1, sizeof s1),
                              glow_shape_str(a, s2, sizeof s2));

@@ -86,7 +86,7 @@ static void pack_matmul(glow_graph *g, int node_id) {
   /* Blocks of 16 columns, rounded up to whole tiles: the kernel's tiles read GLOW_QMM_TILE_BLOCKS
    * blocks at a time, the last one past N included (zeros, computed and not stored). */
   int64_t K = b->dims[0], N = b->dims[1], kq = (K + 3) / 4;
-  int64_t nb = ((N + 15) / 16 + GLOW_QMM_TILE_BLOCKS - 1) / GLOW_QMM_TILE_BLOCKS * GLOW_QMM_TILE_BLOCKS;
+  int64_t nb = glow_qmm_packed_blocks(N);
   int flip = b->dt == GLOW_DT_U8;
   int8_t *d = glow_xcalloc((size_t)(nb * kq * 64), 1);
   const uint8_t *s = b->data;

@@ -200,12 +200,13 @@ static int read_entries(reader *r) {
   return 0;
 }
 
+static const char not_profile[] = "not a Glow profile document (expected {GlowToolsVersion: ...}, "
+                                  "{GraphPreLowerHash: ...}, then a sequence of {NodeOutputName, Min, Max, Histogram})";
+
 /* {GlowToolsVersion: v} or {GraphPreLowerHash: h}, its mapping start current. */
 static int read_single(reader *r) {
   glow_profile *p = r->p;
   yaml_mark_t at = r->ev.start_mark;
-  static const char *not_profile = "not a Glow profile document (expected {GlowToolsVersion: ...}, "
-                                   "{GraphPreLowerHash: ...}, then a sequence of {NodeOutputName, Min, Max, Histogram})";
   if (next(r))
     return -1;
   int version = is_scalar(r) && !strcmp(text(r), "GlowToolsVersion");
@@ -248,8 +249,7 @@ static int read_document(reader *r, int *have_entries) {
   else if (r->ev.type == YAML_MAPPING_START_EVENT)
     rc = read_single(r);
   else
-    rc = bad(r, at, "%s", "not a Glow profile document (expected {GlowToolsVersion: ...}, {GraphPreLowerHash: ...}, "
-                          "then a sequence of {NodeOutputName, Min, Max, Histogram})");
+    rc = bad(r, at, "%s", not_profile);
   return rc || next(r) ? -1 : 0; /* the document's end */
 }
 

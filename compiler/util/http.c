@@ -1,6 +1,7 @@
 /* A minimal HTTP/1.1 client for the remote compile cache: one request per
  * connection (Connection: close), body sized by Content-Length (or the close)
- * and capped at GLOW_CACHE_MAX_ENTRY_BYTES, plain http:// only. The same GET/PUT protocol as Bazel's HTTP remote cache (nginx WebDAV). */
+ * and capped at GLOW_CACHE_MAX_ENTRY_BYTES, plain http:// only. The same
+ * GET/PUT protocol as Bazel's HTTP remote cache (nginx WebDAV). */
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
