@@ -479,6 +479,13 @@ typedef struct glow_bundle_options {
   glow_target_options target;
   const char *host_triple;  /* -cuda-host: a GPU bundle's host (NULL: this machine's) */
   int num_threads;          /* -num-threads: steps with a _part kernel split this many ways (1: none) */
+  int debug_info;           /* -g: DWARF in the object, a line table into <name>.g.txt (the step listing) */
+  const char *listing_path; /* -g: where <name>.g.txt is written (the path recorded in the DWARF) */
+  int instrument_ir;        /* -instrument-ir: glow_instrument_before/after around each step */
+  int instrument_debug;     /* -instrument-debug: each step's outputs written to files at run time */
+  const char *instrument_debug_dir;    /* -instrument-debug-dir (default "debug") */
+  const char *instrument_debug_format; /* -instrument-debug-format: console|bin|txt|rawbin|rawtxt */
+  const char *instrument_debug_only;   /* -instrument-debug-only: comma list of node kinds or names */
   int verbose;
 } glow_bundle_options;
 /* Emits the object file bytes into *obj (malloc'd). */

@@ -28,11 +28,21 @@ typedef struct glow_driver_options {
   int npass_names;
   const char **pass_names;   /* -pass=<name>[,...], in order */
   glow_plugins *plugins;     /* loaded from them; also in passes.plugins */
+  /* image-classifier (Glow's tool): values as given, checked by driver/image-*.c */
+  int nimages;
+  const char **images;             /* the positional arguments: PNG files */
+  const char *input_image_dir;     /* -input-image-dir: every PNG in it, in name order */
+  const char *image_mode;          /* -image-mode / -i: 0to1, neg1to1, 0to255, neg128to127, ... */
+  const char *image_layout;        /* -image-layout: NCHW or NHWC */
+  const char *image_channel_order; /* -image-channel-order: BGR or RGB */
+  const char *model_input_name;    /* -model-input-name: the input the images feed */
+  int minibatch;                   /* -minibatch: images per run (0: all at once) */
+  int topk;                        /* -topk: labels printed per image (0: Glow's default) */
   char *owned_name, *owned_triple;
 } glow_driver_options;
 
 /* driver/options.c */
-typedef enum { GLOW_TOOL_COMPILER, GLOW_TOOL_PROFILER } glow_driver_tool;
+typedef enum { GLOW_TOOL_COMPILER, GLOW_TOOL_PROFILER, GLOW_TOOL_CLASSIFIER } glow_driver_tool;
 void glow_driver_usage(glow_driver_tool tool, FILE *f);
 /* model-profiler takes only the options its -help lists. */
 int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_options *d);

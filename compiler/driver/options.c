@@ -367,10 +367,28 @@ static int valid_ident(const char *s) {
 int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_options *d) {
   memset(d, 0, sizeof *d);
   d->bundle.target.pic = -1;
-  int bad = 0, mc = tool == GLOW_TOOL_COMPILER;
+  int bad = 0, mc = tool == GLOW_TOOL_COMPILER, ic = tool == GLOW_TOOL_CLASSIFIER;
   for (int i = 1; i < argc; i++) {
     const char *v;
-    if ((v = glow_option_match(argc, argv, &i, "model", 1))) {
+    if (ic && argv[i][0] != '-') {
+      d->images = glow_xrealloc(d->images, sizeof *d->images * (size_t)(d->nimages + 1));
+      d->images[d->nimages++] = argv[i];
+    } else if (ic && (v = glow_option_match(argc, argv, &i, "input-image-dir", 1)))
+      d->input_image_dir = v;
+    else if (ic && ((v = glow_option_match(argc, argv, &i, "image-mode", 1)) ||
+                    (v = glow_option_match(argc, argv, &i, "i", 1))))
+      d->image_mode = v;
+    else if (ic && (v = glow_option_match(argc, argv, &i, "image-layout", 1)))
+      d->image_layout = v;
+    else if (ic && (v = glow_option_match(argc, argv, &i, "image-channel-order", 1)))
+      d->image_channel_order = v;
+    else if (ic && (v = glow_option_match(argc, argv, &i, "minibatch", 1)))
+      bad |= parse_int(v, 0, 1 << 20, "-minibatch", "an image count", &d->minibatch);
+    else if (ic && (v = glow_option_match(argc, argv, &i, "topk", 1)))
+      bad |= parse_int(v, 1, 1000, "-topk", "a label count", &d->topk);
+    else if ((v = glow_option_match(argc, argv, &i, "model-input-name", 1)))
+      d->model_input_name = v;
+    else if ((v = glow_option_match(argc, argv, &i, "model", 1)) || (v = glow_option_match(argc, argv, &i, "m", 1))) {
       if (d->init_net) {
         glow_error("-model", "given three times: -model takes an .onnx file, a Caffe2 folder, or a Caffe2 "
                              "predict_net.pb then its init_net.pb");
@@ -429,7 +447,19 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
         glow_error("-relocation-model", "'%s' is not pic or static", v);
         bad = 1;
       }
-    } else if (mc && glow_parse_quant_option(argc, argv, &i, d, &bad))
+    } else if (mc && glow_option_match(argc, argv, &i, "g", 0))
+      d->bundle.debug_info = 1;
+    else if (mc && glow_option_match(argc, argv, &i, "instrument-ir", 0))
+      d->bundle.instrument_ir = 1;
+    else if (mc && glow_option_match(argc, argv, &i, "instrument-debug", 0))
+      d->bundle.instrument_debug = 1;
+    else if (mc && (v = glow_option_match(argc, argv, &i, "instrument-debug-dir", 1)))
+      d->bundle.instrument_debug_dir = v;
+    else if (mc && (v = glow_option_match(argc, argv, &i, "instrument-debug-format", 1)))
+      d->bundle.instrument_debug_format = v;
+    else if (mc && (v = glow_option_match(argc, argv, &i, "instrument-debug-only", 1)))
+      d->bundle.instrument_debug_only = v;
+    else if (mc && glow_parse_quant_option(argc, argv, &i, d, &bad))
       ;
     else if ((v = glow_option_match(argc, argv, &i, "model-input", 1)))
       bad |= add_model_input(d, v) != 0;
@@ -488,6 +518,8 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
     glow_error(NULL, "no model given: pass -model=<file.onnx> or -model=<Caffe2 folder> (see -help)");
     return -1;
   }
+  if (ic)
+    return 0;
   if (!d->dump_profile && !mc) {
     glow_error(NULL, "no profile file given: pass -dump-profile=<file.yml> (see -help)");
     return -1;
@@ -571,6 +603,7 @@ void glow_driver_options_free(glow_driver_options *d) {
   glow_plugins_free(d->plugins);
   free(d->bind);
   free(d->datasets);
+  free(d->images);
   free(d->owned_name);
   free(d->owned_triple);
 }
