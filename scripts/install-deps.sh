@@ -17,6 +17,7 @@ packages=(
   cmake ninja-build gcc g++ make pkg-config
   llvm-19-dev clang-19 lld-19
   protobuf-c-compiler libprotobuf-c-dev libyaml-dev libzstd-dev libxxhash-dev
+  libpng-dev # image-classifier reads PNG images
 )
 # Cross toolchains for the examples and the `cross` tests: AArch64 and RISC-V
 # Linux (Debian's cross gcc, run under qemu-user) and Cortex-M (arm-none-eabi,

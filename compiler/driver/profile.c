@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "driver/driver.h"
+#include "driver/image-classifier.h" /* glow_driver_profile_samples (for driver.h) */
 #include "quant/quant.h"
 
 static double now(void) {
@@ -81,8 +82,27 @@ static void progress_end(progress *p, int ok) {
     fputc('\n', stderr);
 }
 
-static int run_samples(const glow_driver_options *d, const glow_graph *g, glow_dataset *ds, const int *of_input,
-                       int nsamples) {
+/* -input-dataset samples: the i-th file of every input's dataset. */
+typedef struct {
+  glow_dataset *ds;
+  const int *of_input;
+} dataset_samples;
+
+static int dataset_read(void *ctx, int s, const glow_graph *g, glow_tensor *in) {
+  dataset_samples *c = ctx;
+  for (int i = 0; i < g->ninputs; i++)
+    if (glow_dataset_read(&c->ds[c->of_input[i]], s, &g->vals[g->inputs[i]], in[i].data))
+      return -1;
+  return 0;
+}
+
+static void dataset_name(void *ctx, int s, const glow_graph *g, glow_strbuf *out) {
+  dataset_samples *c = ctx;
+  for (int i = 0; i < g->ninputs; i++)
+    glow_sb_printf(out, "%s%s", i ? ", " : "", c->ds[c->of_input[i]].files[s]);
+}
+
+int glow_driver_profile_samples(const glow_driver_options *d, const glow_graph *g, const glow_sample_source *src) {
   glow_tensor *in = glow_xcalloc((size_t)g->ninputs + 1, sizeof *in);
   for (int i = 0; i < g->ninputs; i++) {
     const glow_value *v = &g->vals[g->inputs[i]];
@@ -91,14 +111,12 @@ static int run_samples(const glow_driver_options *d, const glow_graph *g, glow_d
   }
   glow_profiler *pr = glow_profiler_create(g);
   progress pg = {isatty(2), 0, now(), 0};
-  int rc = 0;
+  int rc = 0, nsamples = src->nsamples;
   for (int s = 0; s < nsamples && !rc; s++) {
-    for (int i = 0; i < g->ninputs && !rc; i++)
-      rc = glow_dataset_read(&ds[of_input[i]], s, &g->vals[g->inputs[i]], in[i].data);
+    rc = src->read(src->ctx, s, g, in);
     if (!rc && glow_profiler_run(pr, in)) {
       glow_strbuf files = {0};
-      for (int i = 0; i < g->ninputs; i++)
-        glow_sb_printf(&files, "%s%s", i ? ", " : "", ds[of_input[i]].files[s]);
+      src->name(src->ctx, s, g, &files);
       glow_error(d->model, "the interpreter failed on sample %d of %d (%s)", s + 1, nsamples, files.s ? files.s : "");
       glow_sb_free(&files);
       rc = -1;
@@ -119,7 +137,7 @@ static int run_samples(const glow_driver_options *d, const glow_graph *g, glow_d
 }
 
 /* The profile's directory must take a file, or a long run would be lost at the end. */
-static int check_output(const char *path) {
+int glow_driver_profile_check_output(const char *path) {
   const char *slash = strrchr(path, '/');
   char *dir = slash ? glow_xstrdup(path) : glow_xstrdup(".");
   if (slash)
@@ -139,7 +157,7 @@ static int check_output(const char *path) {
 
 int glow_driver_profile(const glow_driver_options *d) {
   glow_dataset *ds = glow_xcalloc((size_t)d->ndatasets + 1, sizeof *ds);
-  int rc = check_output(d->dump_profile);
+  int rc = glow_driver_profile_check_output(d->dump_profile);
   for (int k = 0; k < d->ndatasets; k++)
     rc |= glow_dataset_parse(d->datasets[k], &ds[k]);
   glow_graph *g = NULL;
@@ -165,8 +183,11 @@ int glow_driver_profile(const glow_driver_options *d) {
                  "every input)", ds[0].input, ds[0].nfiles, ds[k].input, ds[k].nfiles);
       rc = -1;
     }
-  if (!rc)
-    rc = run_samples(d, g, ds, of_input, d->ndatasets ? ds[0].nfiles : 1);
+  if (!rc) {
+    dataset_samples c = {ds, of_input};
+    glow_sample_source src = {d->ndatasets ? ds[0].nfiles : 1, dataset_read, dataset_name, &c};
+    rc = glow_driver_profile_samples(d, g, &src);
+  }
   for (int k = 0; k < d->ndatasets; k++)
     glow_dataset_free(&ds[k]);
   free(ds);
