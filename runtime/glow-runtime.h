@@ -25,6 +25,13 @@
  *   glow_instance_free(inst);
  *   glow_weights_free(w);
  *
+ * Names: each input and output has two, the model's ("gpu_0/data", in <net>_tensor_info) and
+ * its symbol, the name Glow gives it in the symbol table and the static API's macros
+ * ("gpu_0_data": every character outside [A-Za-z0-9_] made '_', an 'A' before a leading
+ * digit, a name over 500 bytes cut with a hash, __1, __2, ... after a name already taken).
+ * The functions that take a name accept either: the model's names are tried first, then
+ * the symbols.
+ *
  * Several instances may share one glow_weights (the constant area is never
  * written), so threads can run the same network on their own instance: load the
  * weights once, then create one instance (an executor) per thread; each holds
@@ -70,7 +77,7 @@ struct BundleConfig {
   const struct SymbolTableEntry *symbolTable;
 };
 struct GlowTensorInfo {
-  const char *name;
+  const char *name; /* the model's name (symbolTable[i].name is Glow's legalized one) */
   uint64_t dtype;
   uint64_t rank;
   uint64_t role; /* 1: input, 2: output */
@@ -106,7 +113,7 @@ typedef struct glow_bundle {
 
 /* An input or output of an instance. */
 typedef struct glow_tensor_ref {
-  const char *name;
+  const char *name;     /* the model's name */
   int dtype;            /* ONNX TensorProto.DataType number: 1 float, 7 int64, ... */
   int rank;
   const uint64_t *dims; /* rank entries */
@@ -114,6 +121,7 @@ typedef struct glow_tensor_ref {
   size_t bytes;
   void *data;           /* inside the instance's mutable area */
   int is_input;
+  const char *symbol;   /* its name in the symbol table (Glow's legalized name) */
 } glow_tensor_ref;
 
 typedef struct glow_weights glow_weights;
@@ -156,8 +164,9 @@ int glow_instance_create(const glow_bundle *b, const glow_weights *w, glow_insta
 
 void glow_instance_free(glow_instance *inst);
 
-/* Looks an input or output up by its name in the model.
- * @return GLOW_RT_OK; GLOW_RT_ERR_NOT_FOUND (the message lists the names there are). */
+/* Looks an input or output up by its name in the model or its symbol (see Names above).
+ * @return GLOW_RT_OK; GLOW_RT_ERR_NOT_FOUND (the message lists the names there are, each
+ *         symbol in parentheses after the model's name where they differ). */
 int glow_instance_find(glow_instance *inst, const char *name, glow_tensor_ref *t);
 
 /* The i-th symbol (inputs first, then outputs), for programs that iterate.
@@ -165,14 +174,16 @@ int glow_instance_find(glow_instance *inst, const char *name, glow_tensor_ref *t
 int glow_instance_tensor(glow_instance *inst, int i, glow_tensor_ref *t);
 int glow_instance_tensor_count(const glow_instance *inst);
 
-/* Copies data into input `name` after checking it is that input's dtype (ONNX number) and
- * shape (rank dims), and `bytes` its size: what a server feeding requests wants checked.
+/* Copies data into input `name` (the model's name or the symbol) after checking it is that
+ * input's dtype (ONNX number) and shape (rank dims), and `bytes` its size: what a server
+ * feeding requests wants checked.
  * @return GLOW_RT_OK; GLOW_RT_ERR_NOT_FOUND (no input of that name: the message lists them);
  *         GLOW_RT_ERR_TYPE (the message gives both types and shapes). */
 int glow_instance_feed(glow_instance *inst, const char *name, int dtype, int rank, const int64_t *dims,
                        const void *data, size_t bytes);
 
-/* Copies output `name` into data (bytes: its capacity) after checking the dtype.
+/* Copies output `name` (the model's name or the symbol) into data (bytes: its capacity) after
+ * checking the dtype.
  * @return GLOW_RT_OK; GLOW_RT_ERR_NOT_FOUND (no output of that name); GLOW_RT_ERR_TYPE
  *         (another dtype, or bytes smaller than the output). */
 int glow_instance_fetch(glow_instance *inst, const char *name, int dtype, void *data, size_t bytes);

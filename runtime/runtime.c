@@ -170,7 +170,8 @@ int glow_instance_tensor(glow_instance *inst, int i, glow_tensor_ref *t) {
   const struct SymbolTableEntry *s = &c->symbolTable[i];
   const struct GlowTensorInfo *ti = &inst->bundle->tensors[i];
   static const size_t elem_size[17] = {0, 4, 1, 1, 2, 2, 4, 8, 0, 1, 2, 8, 4, 8, 0, 0, 2};
-  t->name = s->name;
+  t->name = ti->name;
+  t->symbol = s->name;
   t->dtype = (int)ti->dtype;
   t->rank = (int)ti->rank;
   t->dims = ti->dims;
@@ -181,18 +182,41 @@ int glow_instance_tensor(glow_instance *inst, int i, glow_tensor_ref *t) {
   return GLOW_RT_OK;
 }
 
+/* The index of the symbol called `name`, by the model's names first, then by the symbol-table
+ * names (Glow's legalized ones); role 1 or 2 looks at inputs or outputs only, 0 at both. -1: none. */
+static int lookup(const glow_instance *inst, const char *name, int role) {
+  const glow_bundle *b = inst->bundle;
+  uint64_t n = b->config->numSymbols;
+  for (int by_symbol = 0; by_symbol < 2; by_symbol++)
+    for (uint64_t i = 0; i < n; i++)
+      if ((!role || b->tensors[i].role == (uint64_t)role) &&
+          !strcmp(by_symbol ? b->config->symbolTable[i].name : b->tensors[i].name, name))
+        return (int)i;
+  return -1;
+}
+
+/* "bundle 'net' has no <what> 'x'; it has: 'a.b' (a_b) 'y'": the names of that role, into last_error. */
+static int not_found(const glow_instance *inst, const char *name, int role, const char *what, const char *has) {
+  const glow_bundle *b = inst->bundle;
+  size_t k = (size_t)snprintf(last_error, sizeof last_error, "bundle '%s' has no %s '%s'; %s:", b->name, what, name, has);
+  for (uint64_t i = 0; i < b->config->numSymbols && k < sizeof last_error; i++) {
+    const char *model = b->tensors[i].name, *symbol = b->config->symbolTable[i].name;
+    if (role && b->tensors[i].role != (uint64_t)role)
+      continue;
+    k += (size_t)snprintf(last_error + k, sizeof last_error - k, " '%s'", model);
+    if (strcmp(model, symbol) && k < sizeof last_error)
+      k += (size_t)snprintf(last_error + k, sizeof last_error - k, " (%s)", symbol);
+  }
+  return GLOW_RT_ERR_NOT_FOUND;
+}
+
 int glow_instance_find(glow_instance *inst, const char *name, glow_tensor_ref *t) {
   if (!inst || !name || !t)
     return glow_rt_fail(GLOW_RT_ERR_ARG, "glow_instance_find: NULL argument");
-  const struct BundleConfig *c = inst->bundle->config;
-  for (uint64_t i = 0; i < c->numSymbols; i++)
-    if (!strcmp(c->symbolTable[i].name, name))
-      return glow_instance_tensor(inst, (int)i, t);
-  size_t k = (size_t)snprintf(last_error, sizeof last_error, "bundle '%s' has no input or output '%s'; it has:",
-                              inst->bundle->name, name);
-  for (uint64_t i = 0; i < c->numSymbols && k < sizeof last_error; i++)
-    k += (size_t)snprintf(last_error + k, sizeof last_error - k, " '%s'", c->symbolTable[i].name);
-  return GLOW_RT_ERR_NOT_FOUND;
+  int i = lookup(inst, name, 0);
+  if (i < 0)
+    return not_found(inst, name, 0, "input or output", "it has");
+  return glow_instance_tensor(inst, i, t);
 }
 
 static const char *const dtype_names[17] = {"?",      "float",  "uint8",  "int8",    "uint16", "int16",
@@ -216,17 +240,10 @@ static int find_role(glow_instance *inst, const char *name, int want_input, glow
   const char *role = want_input ? "input" : "output";
   if (!inst || !name || !t)
     return glow_rt_fail(GLOW_RT_ERR_ARG, "glow_instance_%s: NULL argument", want_input ? "feed" : "fetch");
-  int n = glow_instance_tensor_count(inst);
-  for (int i = 0; i < n; i++)
-    if (!glow_instance_tensor(inst, i, t) && t->is_input == want_input && !strcmp(t->name, name))
-      return GLOW_RT_OK;
-  size_t k = (size_t)snprintf(last_error, sizeof last_error, "bundle '%s' has no %s '%s'; its %ss:", inst->bundle->name,
-                              role, name, role);
-  glow_tensor_ref o = {0};
-  for (int i = 0; i < n && k < sizeof last_error; i++)
-    if (!glow_instance_tensor(inst, i, &o) && o.is_input == want_input)
-      k += (size_t)snprintf(last_error + k, sizeof last_error - k, " '%s'", o.name);
-  return GLOW_RT_ERR_NOT_FOUND;
+  int i = lookup(inst, name, want_input ? 1 : 2);
+  if (i < 0)
+    return not_found(inst, name, want_input ? 1 : 2, role, want_input ? "its inputs" : "its outputs");
+  return glow_instance_tensor(inst, i, t);
 }
 
 int glow_instance_feed(glow_instance *inst, const char *name, int dtype, int rank, const int64_t *dims,

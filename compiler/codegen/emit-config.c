@@ -6,6 +6,7 @@
 #include <llvm-c/Core.h>
 
 #include "codegen/codegen-internal.h"
+#include "codegen/symbol-names.h"
 
 typedef struct {
   LLVMContextRef ctx;
@@ -44,10 +45,11 @@ void glow_emit_config(LLVMModuleRef m, const glow_graph *g, const glow_plan *p, 
   LLVMTypeRef ent_t = LLVMStructTypeInContext(c->ctx, ent_fields, 4, 0);
   int nsym = g->ninputs + g->noutputs;
   LLVMValueRef *ents = glow_xmalloc(sizeof *ents * (size_t)(nsym ? nsym : 1));
+  char **sym = glow_symbol_names(g); /* as Glow names them; the model's names go in tensor_info */
   for (int i = 0; i < nsym; i++) {
     int id = i < g->ninputs ? g->inputs[i] : g->outputs[i - g->ninputs];
     const glow_value *v = &g->vals[id];
-    LLVMValueRef f[4] = {const_string(c->m, v->name, "sym"), const_i64(c->i64, p->offset[id]),
+    LLVMValueRef f[4] = {const_string(c->m, sym[i], "sym"), const_i64(c->i64, p->offset[id]),
                          const_i64(c->i64, (uint64_t)glow_value_numel(v)), LLVMConstInt(c->i8, 1, 0)};
     ents[i] = LLVMConstStructInContext(c->ctx, f, 4, 0);
   }
@@ -57,8 +59,9 @@ void glow_emit_config(LLVMModuleRef m, const glow_graph *g, const glow_plan *p, 
   LLVMSetGlobalConstant(table, 1);
   LLVMSetLinkage(table, LLVMPrivateLinkage); /* named: not unnamed_addr, as before */
   free(ents);
+  glow_symbol_names_free(sym, nsym);
 
-  /* glowc's extension: dtype and shape of every symbol, in symbol-table order. */
+  /* glowc's extension: the model's name, dtype and shape of every symbol, in symbol-table order. */
   LLVMTypeRef dims_t = LLVMArrayType2(c->i64, GLOW_MAX_RANK);
   LLVMTypeRef info_fields[5] = {c->ptr, c->i64, c->i64, c->i64, dims_t};
   LLVMTypeRef info_t = LLVMStructTypeInContext(c->ctx, info_fields, 5, 0);

@@ -26,7 +26,8 @@ static void usage(FILE *f) {
           "  -main-entry-name=<name>     Its entry, if not the network name.\n"
           "  -weights=<file>             Its weights, .weights.bin or .weights.zst (default:\n"
           "                              <name>.weights.bin beside the bundle).\n"
-          "  -input=<name>=<file.npy>    An input's values; every input needs one (repeatable).\n"
+          "  -input=<name>=<file.npy>    An input's values, by its name in the model or in the\n"
+          "                              symbol table; every input needs one (repeatable).\n"
           "  -output-dir=<dir>           Writes each output to <dir>/<output name>.npy.\n"
           "  -runs=<N>                   Times N runs after 3 untimed ones and prints the latency's\n"
           "                              median, 90th and 99th percentile, minimum and maximum.\n"
@@ -89,6 +90,20 @@ static double now_ms(void) {
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+/* Whether glow_instance_feed(name) fed input t: t's model name is `name`, or no input's is
+ * and t's symbol is (the runtime's order). */
+static int fed(glow_instance *inst, const char *name, const glow_tensor_ref *t) {
+  if (!t->is_input)
+    return 0;
+  if (!strcmp(t->name, name))
+    return 1;
+  glow_tensor_ref o = {0};
+  for (int i = 0; i < glow_instance_tensor_count(inst); i++)
+    if (!glow_instance_tensor(inst, i, &o) && o.is_input && !strcmp(o.name, name))
+      return 0;
+  return !strcmp(t->symbol, name);
+}
+
 static int feed_inputs(glow_instance *inst, const input_arg *in, int nin) {
   int n = glow_instance_tensor_count(inst), rc = 0;
   for (int i = 0; i < nin; i++) {
@@ -103,12 +118,12 @@ static int feed_inputs(glow_instance *inst, const input_arg *in, int nin) {
     }
     glow_npy_free(&a);
   }
-  for (int i = 0; i < n; i++) { /* every input given */
+  for (int i = 0; i < n; i++) { /* every input given, by the model's name or the symbol */
     glow_tensor_ref t = {0};
     int given = 0;
     glow_instance_tensor(inst, i, &t);
     for (int k = 0; k < nin; k++)
-      given |= !strcmp(in[k].name, t.name);
+      given |= fed(inst, in[k].name, &t);
     if (t.is_input && !given) {
       glow_error("-input", "no values for input '%s': give -input=%s=<file.npy>", t.name, t.name);
       rc = -1;

@@ -85,7 +85,8 @@ int glow_test_case(const glow_bundle *b, const char *weights, const char *case_d
   int nin = count_inputs(case_dir);
   char path[4096];
   /* Inputs come first in the symbol table, in graph-input order. A test input
-   * is matched by its TensorProto name; inputs bound at compile time
+   * is matched by its TensorProto name, the model's (tensor_info's: the symbol
+   * table holds Glow's legalized names); inputs bound at compile time
    * (-bind-input) are not in the bundle and are skipped. */
   int nsym_in = 0;
   for (int i = 0; i < nin; i++) {
@@ -98,7 +99,7 @@ int glow_test_case(const glow_bundle *b, const char *weights, const char *case_d
     }
     int s = -1;
     for (uint64_t k = 0; k < c->numSymbols && s < 0; k++)
-      if (name && *name && !strcmp(name, c->symbolTable[k].name))
+      if (name && *name && !strcmp(name, model_tensor_info[k].name))
         s = (int)k;
     if (s < 0 && !(name && *name))
       s = i;
