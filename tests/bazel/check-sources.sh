@@ -30,7 +30,9 @@ cmake_kernels=$(sed -n '/set(GLOWC_KERNEL_SOURCES/,/^)/p' "$src/targets/common/k
 bazel_kernels=$(sed -n '/^GLOWC_KERNEL_SOURCES = \[/,/^\]/p' "$src/targets/BUILD" | c_files /dev/stdin)
 compare "GLOWC_KERNEL_SOURCES" "$cmake_kernels" "$bazel_kernels"
 
-cmake_driver=$(grep 'add_executable' "$src/compiler/driver/CMakeLists.txt" | c_files /dev/stdin | sort)
+# Every add_executable(...) whole, its continuation lines too.
+cmake_driver=$(awk '/add_executable\(/ { f = 1 } f { print } f && /\)/ { f = 0 }' "$src/compiler/driver/CMakeLists.txt" |
+  c_files /dev/stdin | sort)
 bazel_driver=$(c_files "$src/compiler/driver/BUILD" | sort)
 compare "driver sources" "$cmake_driver" "$bazel_driver"
 
