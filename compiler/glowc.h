@@ -56,6 +56,8 @@ typedef struct glow_value {
   int is_output;  /* graph output (mutable area) */
   void *data;     /* GLOW_VAL_CONST: dense row-major bytes */
   int producer;   /* node id or -1 */
+  float qscale;   /* a quantized graph input's scale (-model-input=x,int8q,scale,offset,...); 0: none */
+  int32_t qoffset; /* and its offset (zero point) */
 } glow_value;
 
 typedef enum {
@@ -146,7 +148,7 @@ void glow_error(const char *where, const char *fmt, ...);
 void glow_warning(const char *where, const char *fmt, ...); /* "where: warning: ..."; not counted as an error */
 int glow_node_error(const glow_graph *g, const glow_node *n, const char *fmt, ...);
 int glow_error_count(void);
-void glow_set_quiet(int quiet); /* diagnostics counted but not printed (fuzzing) */
+int glow_set_quiet(int quiet); /* diagnostics counted but not printed (fuzzing); returns the previous setting */
 void glow_note(const char *fmt, ...);
 
 /* util/mem.c */
@@ -296,10 +298,12 @@ typedef struct glow_import_options {
   const char **symbol_names;
   int64_t *symbol_values;     /* -onnx-define-symbol=name,value */
   int ninputs;
-  const char **input_names;   /* -model-input=name,type,[dims] */
-  glow_dtype *input_types;
-  int *input_ranks;
+  const char **input_names;   /* -model-input=name[,type[,scale,offset],[dims]] */
+  glow_dtype *input_types;    /* 0 for a bare name (Glow's -model-input-name): the model's type */
+  int *input_ranks;           /* -1 for a bare name: the model's shape */
   int64_t (*input_dims)[GLOW_MAX_RANK];
+  float *input_scales;        /* Glow's int8q/int16q/int32q forms: the placeholder keeps this */
+  int32_t *input_offsets;     /* quantized type, scale and offset in the bundle (0 scale: not quantized) */
 } glow_import_options;
 glow_graph *glow_import_onnx(const char *path, const glow_import_options *o);
 /* The same from bytes in memory; `path` only names them in messages. */
@@ -310,6 +314,28 @@ glow_graph *glow_import_onnx_bytes(const void *data, size_t size, const char *pa
 glow_graph *glow_import_caffe2(const char *predict_net, const char *init_net, const glow_import_options *o);
 glow_graph *glow_import_caffe2_bytes(const void *predict, size_t predict_size, const void *init, size_t init_size,
                                      const char *predict_path, const char *init_path, const glow_import_options *o);
+
+/* importer/model-input.c: what both importers make of -model-input's forms */
+/* Option k for input `name`, or -1 if -model-input does not name it. */
+int glow_model_input_find(const glow_import_options *o, const char *name);
+/* 1 if option k is a bare name (Glow's -model-input-name): type and shape from the model. */
+int glow_model_input_bare(const glow_import_options *o, int k);
+/* 1 if option k is a quantized form (int8q, int16q, int32q with a scale and an offset). */
+int glow_model_input_quantized(const glow_import_options *o, int k);
+/* Input value `id`, already of option k's quantized type and shape, keeps that type and
+ * records its scale and offset; a DequantizeLinear (inferred now) computes its float value,
+ * which every node reading `id` reads instead. Returns the float value's id, or -1 after
+ * an error naming `where` (a scale that is not positive, an offset outside the type). */
+int glow_model_input_dequantize(glow_graph *g, int id, const glow_import_options *o, int k, const char *where);
+
+/* importer/batch-check.c: a -model-input batch other than the model's. Both graphs are the
+ * same import, `given` at the batches -model-input gives and `model` at the model's own
+ * (given[i] for model_batch[i], n pairs; input: the first such input's name). Shapes are
+ * inferred in both, quietly; if `given` then fails, or an output's shape changes other than
+ * by the batch, the node that fixes the model's batch is named. Returns 0 or -1 after errors;
+ * 0 too when the model does not infer at its own batch (compiling it reports that). */
+int glow_batch_check(glow_graph *given, glow_graph *model, const char *input, const int64_t *given_batch,
+                     const int64_t *model_batch, int n);
 
 /* importer/import-model.c: -model as given (init_net: a second -model, or NULL) */
 /* 1 and the two paths (malloc'd) if it names a Caffe2 model (a folder, or two files), else 0. */
@@ -450,6 +476,8 @@ typedef struct glow_target_options {
   const char *triple, *cpu, *features;
   const char *float_abi; /* -float-abi=soft|softfp|hard (32-bit Arm), NULL: the triple's */
   int pic;   /* -relocation-model: 1 pic, 0 static, -1 the default (pic; static on bare metal) */
+  int code_model;       /* -bundle-code-model: 0 the target's default, 1 small, 2 medium, 3 large */
+  const char *abi;      /* -mabi (e.g. lp64d), NULL: the triple's */
 } glow_target_options;
 
 /* codegen/target-machine.c */
@@ -486,10 +514,29 @@ typedef struct glow_bundle_options {
   const char *instrument_debug_dir;    /* -instrument-debug-dir (default "debug") */
   const char *instrument_debug_format; /* -instrument-debug-format: console|bin|txt|rawbin|rawtxt */
   const char *instrument_debug_only;   /* -instrument-debug-only: comma list of node kinds or names */
+  int api_verbose;          /* -bundle-api-verbose: the header comment also lists the constant weights */
+  int dump_llvm_ir;         /* -dump-llvm-ir: the optimized module's IR to stdout */
+  int dump_llvm_asm;        /* -dump-llvm-asm: its assembly to stdout */
+  char **asm_text;          /* -llvm-save-asm: set to the assembly (malloc'd), *asm_size its length */
+  size_t *asm_size;
+  const char *llvm_opt;     /* -llvm-opt: an external opt run on the bitcode before the object is made */
+  const char *llvm_compiler;          /* -llvm-compiler: an external llc that makes the object */
+  int nllvm_compiler_opts;
+  const char *const *llvm_compiler_opts; /* -llvm-compiler-opt, in order */
   int verbose;
 } glow_bundle_options;
 /* Emits the object file bytes into *obj (malloc'd). */
 int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_options *o, void **obj, size_t *obj_size);
+
+/* codegen/debug-info.c: -g's listing, <name>.g.txt: a line per step, the lines the DWARF points at. */
+void glow_emit_listing(const glow_graph *g, const glow_plan *p, const glow_bundle_options *o, glow_strbuf *out);
+/* codegen/instrument-info.c: -instrument-ir's instrument-ir.info and -instrument-debug's
+ * instrument-debug.info, as Glow writes them, and the callbacks' declarations for the header. */
+void glow_emit_instrument_ir_info(const glow_graph *g, const glow_plan *p, glow_strbuf *out);
+void glow_emit_instrument_debug_info(const glow_graph *g, const glow_plan *p, const glow_bundle_options *o,
+                                     glow_strbuf *out);
+int glow_instrument_debug_format_check(const char *format); /* -1 after naming the formats */
+void glow_instrument_header(glow_strbuf *out);
 
 /* codegen/emit-header.c */
 int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_options *o, glow_strbuf *out);

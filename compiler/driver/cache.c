@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "driver/driver.h"
+#include "driver/option-table.h"
 #include "passes/plugin.h"
 #include "target.h"
 
@@ -54,10 +54,169 @@ static int field_file(glow_sha256_ctx *s, const char *tag, const char *path) {
   return 0;
 }
 
-int glow_cache_key(const glow_driver_options *d, char key[65]) {
+/* An executable named on the command line: its bytes, found as a shell would (a
+ * name without '/' through PATH), else its name. */
+static void field_tool(glow_sha256_ctx *s, const char *tag, const char *tool) {
+  field_str(s, tag, tool);
+  if (!tool)
+    return;
+  if (strchr(tool, '/')) {
+    field_file(s, tag, tool);
+    return;
+  }
+  const char *path = getenv("PATH");
+  for (const char *p = path ? path : ""; *p;) {
+    size_t n = strcspn(p, ":");
+    char full[4096];
+    snprintf(full, sizeof full, "%.*s/%s", (int)n, p, tool);
+    if (!access(full, X_OK) && !field_file(s, tag, full))
+      return;
+    p += n + (p[n] == ':');
+  }
+}
+
+/* The options whose key is not their field (options.def's GLOW_KEY_CUSTOM). */
+static int key_custom(glow_sha256_ctx *s, const glow_option *o, const glow_driver_options *d) {
   const glow_bundle_options *b = &d->bundle;
   const glow_import_options *im = &d->import;
-  const glow_target *tgt = glow_target_for_triple(b->target.triple);
+  const char *n = o->name;
+  if (!strcmp(n, "model")) {
+    char *predict, *init;
+    if (glow_caffe2_paths(d->model, d->init_net, &predict, &init)) { /* both nets' bytes */
+      int bad = field_file(s, "caffe2-predict-net", predict) || field_file(s, "caffe2-init-net", init);
+      free(predict);
+      free(init);
+      return bad ? -1 : 0;
+    }
+    return field_file(s, "model", d->model);
+  }
+  if (!strcmp(n, "model-input")) {
+    for (int i = 0; i < im->ninputs; i++) {
+      char t[96 + 24 * GLOW_MAX_RANK];
+      int len = snprintf(t, sizeof t, "%d:%d:%.9g:%d:", (int)im->input_types[i], im->input_ranks[i],
+                         im->input_scales ? (double)im->input_scales[i] : 0.0,
+                         im->input_offsets ? (int)im->input_offsets[i] : 0);
+      for (int k = 0; k < im->input_ranks[i]; k++)
+        len += snprintf(t + len, sizeof t - (size_t)len, "%lld,", (long long)im->input_dims[i][k]);
+      field_str(s, "model-input", im->input_names[i]);
+      field_str(s, "model-input-type", t);
+    }
+    return 0;
+  }
+  if (!strcmp(n, "onnx-define-symbol")) {
+    for (int i = 0; i < im->nsymbols; i++) {
+      field_str(s, "symbol", im->symbol_names[i]);
+      field(s, "symbol-value", &im->symbol_values[i], sizeof im->symbol_values[i]);
+    }
+    return 0;
+  }
+  if (!strcmp(n, "bind-input")) {
+    for (int i = 0; i < d->nbind; i++) {
+      const char *comma = strchr(d->bind[i], ',');
+      field(s, "bind-input", d->bind[i], (size_t)(comma - d->bind[i]));
+      if (field_file(s, "bind-input-tensor", comma + 1))
+        return -1;
+    }
+    return 0;
+  }
+  if (!strcmp(n, "weights")) {
+    char w[16];
+    snprintf(w, sizeof w, "%u", b->weights);
+    field_str(s, n, w);
+    return 0;
+  }
+  if (!strcmp(n, "target")) {
+    field_str(s, n, b->target.triple);
+    return 0;
+  }
+  if (!strcmp(n, "cuda-host")) {
+    field_str(s, n, b->host_triple);
+    if (glow_target_for_triple(b->target.triple)->hosts) { /* a GPU bundle's object is for the host */
+      char *host = b->host_triple ? glow_xstrdup(b->host_triple) : glow_default_triple();
+      field_str(s, "gpu-host", host);
+      for (const glow_target_host *h = glow_target_for_triple(b->target.triple)->hosts; h->triple; h++)
+        field(s, h->triple, h->bitcode, *h->bitcode_size);
+      free(host);
+    }
+    return 0;
+  }
+  if (!strcmp(n, "mcpu")) {
+    if (b->target.cpu && !strcmp(b->target.cpu, "native")) {
+      /* The key names the machine's actual CPU: a cache shared between machines must not mix them. */
+      char *cpu, *features;
+      glow_host_cpu(&cpu, &features);
+      field_str(s, "cpu", cpu);
+      field_str(s, "host-features", features);
+      free(cpu);
+      free(features);
+    } else {
+      field_str(s, "cpu", b->target.cpu);
+    }
+    return 0;
+  }
+  if (!strcmp(n, "target-feature")) {
+    field_str(s, n, b->target.features);
+    return 0;
+  }
+  if (!strcmp(n, "float-abi")) {
+    field_str(s, n, b->target.float_abi);
+    return 0;
+  }
+  if (!strcmp(n, "llvm-opt") || !strcmp(n, "llvm-compiler")) {
+    field_tool(s, n, !strcmp(n, "llvm-opt") ? b->llvm_opt : b->llvm_compiler);
+    return 0;
+  }
+  if (!strcmp(n, "llvm-compiler-opt")) {
+    for (int i = 0; i < d->nllvm_opts; i++)
+      field_str(s, n, d->llvm_opts[i]);
+    return 0;
+  }
+  if (!strcmp(n, "disable-pass")) { /* in the registry's order */
+    glow_strbuf off = {0};
+    for (int i = 0; i < glow_npasses; i++) {
+      int first = 1; /* a name listed twice (dead-nodes) counts once */
+      for (int k = 0; k < i; k++)
+        first &= strcmp(glow_passes[k].name, glow_passes[i].name) != 0;
+      if (first && glow_pass_disabled(&d->passes, glow_passes[i].name))
+        glow_sb_printf(&off, "%s%s", off.len ? "," : "", glow_passes[i].name);
+    }
+    field_str(s, n, off.s);
+    glow_sb_free(&off);
+    return 0;
+  }
+  if (!strcmp(n, "load-pass")) { /* the libraries' bytes, not their paths */
+    for (int i = 0; d->plugins && i < d->plugins->nlibs; i++)
+      if (field_file(s, "pass-plugin", d->plugins->libs[i]))
+        return -1;
+    return 0;
+  }
+  if (!strcmp(n, "pass")) {
+    for (int i = 0; d->plugins && i < d->plugins->nrun; i++)
+      field_str(s, "pass", d->plugins->run[i]->name);
+    return 0;
+  }
+  if (!strcmp(n, "keep-original-precision-for-nodes")) {
+    field_str(s, n, d->quant.keep_kinds);
+    return 0;
+  }
+  if (!strcmp(n, "instrument-debug-format")) {
+    field_str(s, n, b->instrument_debug_format);
+    return 0;
+  }
+  if (!strcmp(n, "bundle-objects")) {
+    for (int i = 0; i < d->nbundle_objects; i++)
+      if (field_file(s, n, d->bundle_objects[i]))
+        return -1;
+    return 0;
+  }
+  unreachable(); /* an option marked GLOW_KEY_CUSTOM in options.def with no case here */
+  return -1;
+}
+
+/* Every option that changes the bundle's bytes, as options.def marks them, with
+ * the values the parser resolved (defaults filled in). */
+int glow_cache_key(const glow_driver_options *d, char key[65]) {
+  const glow_target *tgt = glow_target_for_triple(d->bundle.target.triple);
   if (!tgt)
     return -1; /* codegen reports it */
   glow_sha256_ctx s;
@@ -65,95 +224,32 @@ int glow_cache_key(const glow_driver_options *d, char key[65]) {
   field_str(&s, "glowc", GLOWC_VERSION);
   field_str(&s, "kernels", tgt->name);
   field(&s, "bitcode", tgt->bitcode, *tgt->bitcode_size);
-  char *predict, *init;
-  if (glow_caffe2_paths(d->model, d->init_net, &predict, &init)) { /* both nets' bytes; ONNX keys as before */
-    int bad = field_file(&s, "caffe2-predict-net", predict) || field_file(&s, "caffe2-init-net", init);
-    free(predict);
-    free(init);
-    if (bad)
-      return -1; /* the importer reports it */
-  } else if (field_file(&s, "model", d->model)) {
-    return -1;
-  }
-  field_str(&s, "network-name", b->network_name);
-  field_str(&s, "entry-name", b->entry_name ? b->entry_name : b->network_name);
-  field_str(&s, "bundle-api", b->dynamic_api ? "dynamic" : "static");
-  field_str(&s, "triple", b->target.triple);
-  if (b->target.cpu && !strcmp(b->target.cpu, "native")) {
-    /* The key names the machine's actual CPU: a cache shared between machines must not mix them. */
-    char *cpu, *features;
-    glow_host_cpu(&cpu, &features);
-    field_str(&s, "cpu", cpu);
-    field_str(&s, "host-features", features);
-    free(cpu);
-    free(features);
-  } else {
-    field_str(&s, "cpu", b->target.cpu);
-  }
-  field_str(&s, "features", b->target.features);
-  if (b->num_threads > 1) { /* absent when 1: keys of earlier caches stay valid */
-    char nt[16];
-    snprintf(nt, sizeof nt, "%d", b->num_threads);
-    field_str(&s, "num-threads", nt);
-  }
-  field_str(&s, "relocation-model", b->target.pic < 0 ? "default" : b->target.pic ? "pic" : "static");
-  field_str(&s, "float-abi", b->target.float_abi);
-  glow_strbuf off = {0}; /* -disable-pass, in the registry's order; absent when none: old keys stay valid */
-  for (int i = 0; i < glow_npasses; i++) {
-    int first = 1; /* a name listed twice (dead-nodes) counts once */
-    for (int k = 0; k < i; k++)
-      first &= strcmp(glow_passes[k].name, glow_passes[i].name) != 0;
-    if (first && glow_pass_disabled(&d->passes, glow_passes[i].name))
-      glow_sb_printf(&off, "%s%s", off.len ? "," : "", glow_passes[i].name);
-  }
-  if (off.len)
-    field_str(&s, "disable-pass", off.s);
-  glow_sb_free(&off);
-  for (int i = 0; d->plugins && i < d->plugins->nlibs; i++) /* the libraries' bytes, not their paths */
-    if (field_file(&s, "pass-plugin", d->plugins->libs[i]))
-      return -1;
-  for (int i = 0; d->plugins && i < d->plugins->nrun; i++)
-    field_str(&s, "pass", d->plugins->run[i]->name);
-  if (tgt->hosts) { /* a GPU bundle's object is for the host, which defaults to this machine */
-    char *host = b->host_triple ? glow_xstrdup(b->host_triple) : glow_default_triple();
-    field_str(&s, "gpu-host", host);
-    for (const glow_target_host *h = tgt->hosts; h->triple; h++)
-      field(&s, h->triple, h->bitcode, *h->bitcode_size);
-    free(host);
-  }
-  if (d->load_profile) {
-    if (field_file(&s, "profile", d->load_profile))
-      return -1; /* the compile reports it */
-    const glow_quant_options *q = &d->quant;
-    char qs[64];
-    snprintf(qs, sizeof qs, "%d:%d:%d:%d:%d", (int)q->schema, q->channelwise, q->calibration_kl, q->int16,
-             q->bias_int8);
-    field_str(&s, "quantization", qs);
-    field_str(&s, "keep-original-precision", q->keep_kinds);
-  }
-  char weights[32];
-  if (b->weights & GLOW_WEIGHTS_ZST) /* the level changes the packed bytes */
-    snprintf(weights, sizeof weights, "%u:%d", b->weights, b->zst_level);
-  else
-    snprintf(weights, sizeof weights, "%u", b->weights);
-  field_str(&s, "weights", weights);
-  for (int i = 0; i < im->ninputs; i++) {
-    char t[64 + 24 * GLOW_MAX_RANK];
-    int n = snprintf(t, sizeof t, "%d:%d:", (int)im->input_types[i], im->input_ranks[i]);
-    for (int k = 0; k < im->input_ranks[i]; k++)
-      n += snprintf(t + n, sizeof t - (size_t)n, "%lld,", (long long)im->input_dims[i][k]);
-    field_str(&s, "model-input", im->input_names[i]);
-    field_str(&s, "model-input-type", t);
-  }
-  for (int i = 0; i < im->nsymbols; i++) {
-    field_str(&s, "symbol", im->symbol_names[i]);
-    field(&s, "symbol-value", &im->symbol_values[i], sizeof im->symbol_values[i]);
-  }
-  for (int i = 0; i < d->nbind; i++) {
-    const char *comma = strchr(d->bind[i], ',');
-    field(&s, "bind-input", d->bind[i], (size_t)(comma - d->bind[i]));
-    if (field_file(&s, "bind-input-tensor", comma + 1))
-      return -1;
+  for (int i = 0; i < glow_noptions; i++) {
+    const glow_option *o = &glow_options[i];
+    if (!(o->tools & GLOW_FOR_COMPILER) || o->key == GLOW_KEY_NONE)
+      continue;
+    const void *f = (const char *)d + o->field;
+    char num[24];
+    switch (o->key) {
+    case GLOW_KEY_VALUE:
+      if (o->kind == GLOW_OPT_STRING) {
+        field_str(&s, o->name, *(const char *const *)f);
+      } else {
+        snprintf(num, sizeof num, "%d", *(const int *)f);
+        field_str(&s, o->name, num);
+      }
+      break;
+    case GLOW_KEY_FILE:
+      if (*(const char *const *)f && field_file(&s, o->name, *(const char *const *)f))
+        return -1; /* the compile reports it */
+      break;
+    case GLOW_KEY_CUSTOM:
+      if (key_custom(&s, o, d))
+        return -1;
+      break;
+    case GLOW_KEY_NONE:
+      break;
+    }
   }
   unsigned char digest[32];
   glow_sha256_final(&s, digest);

@@ -5,10 +5,26 @@
 #include "glowc.h"
 #include "quant/quant.h"
 
+/* driver/options.c */
+typedef enum { GLOW_TOOL_COMPILER, GLOW_TOOL_PROFILER, GLOW_TOOL_CLASSIFIER } glow_driver_tool;
+
 typedef struct glow_driver_options {
   const char *model, *out_dir, *dot_file;
   const char *init_net; /* a second -model: Glow's -model=predict_net.pb -model=init_net.pb */
   int verbose, help, version, print_passes;
+  int print_cache_key;       /* -print-cache-key: the key, then exit */
+  int dump_graph, dump_ir;   /* Glow's -dump-graph (the graph as text) and -dump-ir (the schedule), to stdout */
+  const char *dot_before;    /* -dump-graph-DAG-before-compile=<file.dot> */
+  int save_asm;              /* -llvm-save-asm: <name>.s beside the object */
+  int assert_quantized;      /* -assert-all-nodes-quantized */
+  int num_histogram_bins;    /* -num-histogram-bins (profiles) */
+  int nbundle_objects;
+  const char **bundle_objects; /* -bundle-objects: archived with the bundle object */
+  int nllvm_opts;
+  const char **llvm_opts;    /* -llvm-compiler-opt, in order */
+  const char *float_abi_glow; /* -float-abi as given (Glow's default|soft|hard, glowc's softfp|none) */
+  const char *no_lower_kinds; /* -do-not-lower-nodes-for-profiling (nothing to do: glowc never lowers) */
+  const char *march;         /* -march: Glow's architecture name (arm, thumb, aarch64, x86-64, riscv64) */
   glow_import_options import;
   glow_pass_options passes;
   glow_bundle_options bundle;
@@ -20,7 +36,6 @@ typedef struct glow_driver_options {
   const char *load_profile;  /* -load-profile=<file.yml>: quantize with it */
   glow_quant_options quant;
   int quant_set;             /* a quantization option other than -load-profile was given */
-  int zst_level_set;         /* -weights-compression-level was given */
   int ndatasets;
   const char **datasets;     /* -input-dataset=<input>,<kind>,<file or dir> */
   int nload_pass;
@@ -38,19 +53,19 @@ typedef struct glow_driver_options {
   const char *model_input_name;    /* -model-input-name: the input the images feed */
   int minibatch;                   /* -minibatch: images per run (0: all at once) */
   int topk;                        /* -topk: labels printed per image (0: Glow's default) */
-  char *owned_name, *owned_triple;
+  char *owned_name, *owned_triple, *owned_features, *owned_keep;
+  glow_driver_tool tool;     /* the tool parsing (some options differ) */
 } glow_driver_options;
 
-/* driver/options.c */
-typedef enum { GLOW_TOOL_COMPILER, GLOW_TOOL_PROFILER, GLOW_TOOL_CLASSIFIER } glow_driver_tool;
-void glow_driver_usage(glow_driver_tool tool, FILE *f);
-/* model-profiler takes only the options its -help lists. */
+/* driver/options.c: each tool takes only the options of its -help (options.def).
+ * @return 0, or -1 after reporting every mistake on the command line. */
 int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_options *d);
 void glow_driver_options_free(glow_driver_options *d);
-/* "-name=value" / "-name value" / "--name ...": the value ("" without one), or NULL if argv[*i] is not this option. */
+/* driver/option-help.c: -help, made from options.def */
+void glow_driver_usage(glow_driver_tool tool, FILE *f);
+/* driver/option-match.c: "-name=value" / "-name value" / "--name ...": the value ("" without one), or NULL if
+ * argv[*i] is not this option. */
 const char *glow_option_match(int argc, char **argv, int *i, const char *name, int takes_value);
-/* driver/options-quant.c: 1 if argv[*i] is a quantization option (*bad set after an error), else 0. */
-int glow_parse_quant_option(int argc, char **argv, int *i, glow_driver_options *d, int *bad);
 
 /* driver/cache.c */
 /* The entry's key (64 hex digits); -1 if an input cannot be read (the compile then reports it). */

@@ -10,6 +10,14 @@ int main(int argc, char **argv) {
     printf("glowc %s\n", GLOWC_VERSION);
   else if (!rc && d.print_passes)
     glow_print_passes(stdout, d.plugins);
+  else if (!rc && d.print_cache_key) {
+    char key[65];
+    rc = glow_cache_key(&d, key);
+    if (rc)
+      glow_error(d.model, "cannot read an input of the compile (the model, a profile or a bound tensor)");
+    else
+      printf("%s\n", key);
+  }
   else if (!rc && d.dump_profile)
     rc = glow_driver_profile(&d);
   else if (!rc)

@@ -3,7 +3,7 @@
  * inputs, saved and loaded in Glow's YAML schema so that profiles move between
  * Glow and glowc. Host-only, like the rest of compiler/.
  *
- *   glow_profiler *pr = glow_profiler_create(g);   // g after glow_run_passes()
+ *   glow_profiler *pr = glow_profiler_create(g, 0); // g after glow_run_passes(); 0: 2000 bins
  *   for (each sample)
  *     glow_profiler_run(pr, inputs);               // one tensor per graph input
  *   glow_profile_save(glow_profiler_profile(pr), "profile.yml");
@@ -38,7 +38,8 @@
 
 #include "glowc.h"
 
-/* Histogram bins per value: Glow's (Function::createQuantizationProfile). */
+/* Histogram bins per value unless -num-histogram-bins says otherwise: enough
+ * for KL calibration (Glow's tools default to 10, see glow_quant_kl_range). */
 #define GLOW_PROFILE_BINS 2000
 /* Counts one histogram of a profile may hold when read (Glow's and glowc's have 2000). */
 #define GLOW_PROFILE_MAX_BINS (1 << 20)
@@ -46,7 +47,7 @@
 typedef struct glow_profile_entry {
   char *name;    /* NodeOutputName: "<ONNX value name>:0" */
   float min, max;
-  int nbins;     /* GLOW_PROFILE_BINS when glowc wrote it; any count when read */
+  int nbins;     /* the profiler's bin count when glowc wrote it; any count when read */
   double *hist;  /* nbins counts over [min, max] in equal bins; the last bin holds max */
 } glow_profile_entry;
 
@@ -60,12 +61,13 @@ typedef struct glow_profile {
 
 /* quant/profile.c */
 typedef struct glow_profiler glow_profiler;
-/* An empty profile of g's values (see above); g must outlive the profiler. */
-glow_profiler *glow_profiler_create(const glow_graph *g);
+/* An empty profile of g's values (see above) whose histograms have nbins bins
+ * (GLOW_PROFILE_BINS when nbins <= 0); g must outlive the profiler. */
+glow_profiler *glow_profiler_create(const glow_graph *g, int nbins);
 /* Runs one sample through the interpreter and adds every value to its entry:
  * min and max over the finite elements (NaN and infinities are skipped), and
  * the histogram as Glow builds it: the first sample's range is split in
- * GLOW_PROFILE_BINS bins; when a later one widens the range, each old bin's
+ * the profiler's bins; when a later one widens the range, each old bin's
  * count moves to the one or two new bins it overlaps, split in proportion and
  * rounded to whole counts. inputs: one per graph input, in graph-input order,
  * dense, with the input's dtype and element count.
@@ -143,9 +145,11 @@ typedef struct glow_quant_options {
   const char *profile_path; /* -load-profile, for messages */
   glow_quant_schema schema; /* -quantization-schema */
   int int16;                /* -quantization-precision=Int16: int16 activations and weights */
-  int bias_int8;            /* -quantization-precision-bias=Int8: biases rounded to 8 bits */
+  int bias_precision;       /* -quantization-precision-bias: 0 Int32, 1 Int8 (biases rounded to 8 bits), 2 Int16 */
   int channelwise;          /* -enable-channelwise: a weight scale per output channel */
   int calibration_kl;       /* -quantization-calibration=KL: ranges clipped by minimum KL divergence */
+  int calibrate_constants;  /* -calibrate-constants: weights' ranges clipped by KL too */
+  int rowwise;              /* -enable-rowwise: a weight scale per output row of each MatMul and Gemm */
   const char *keep_kinds;   /* -keep-original-precision-for-nodes: ONNX op names, comma-separated */
   int verbose;
 } glow_quant_options;
@@ -158,23 +162,32 @@ int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_op
 void glow_quant_params(float lo, float hi, glow_quant_schema s, glow_dtype dt, float *scale, int *zp);
 /* Symmetric weights (zero point 0) of dt int8 (-127..127) or int16
  * (-32767..32767): rows x per floats w into wq, scales[rows] (one shared scale
- * unless channelwise: one per row, the output channel). */
-void glow_quant_weights(const float *w, int64_t rows, int64_t per, int channelwise, glow_dtype dt, void *wq,
-                        float *scales);
-/* -quantization-precision-bias=Int8: each of b[n] as the nearest value an int8
- * bias can hold (scale and zero point from b's own range under schema s, as Glow
- * quantizes int8 biases), into out. */
-void glow_quant_bias_grid(const float *b, int64_t n, glow_quant_schema s, float *out);
+ * unless channelwise: one per row, the output channel). A shared scale covers
+ * |w| up to limit when limit > 0 (-calibrate-constants), the weights beyond it
+ * saturating; else the largest |w|. */
+void glow_quant_weights(const float *w, int64_t rows, int64_t per, int channelwise, float limit, glow_dtype dt,
+                        void *wq, float *scales);
+/* -quantization-precision-bias=Int8 or Int16 (dt int8 or int16): each of b[n] as
+ * the nearest value such a bias can hold (scale and zero point from b's own range
+ * under schema s, as Glow quantizes narrow biases), into out. */
+void glow_quant_bias_grid(const float *b, int64_t n, glow_quant_schema s, glow_dtype dt, float *out);
 /* int32 biases at the accumulator's scale, xs * ws[k], saturated.
  * @return how many saturated. */
 int64_t glow_quant_bias(const float *b, int64_t m, float xs, const float *ws, int32_t *bq);
 
 /* quant/calibrate-kl.c */
+/* Bins a histogram needs for KL calibration: int8's 255 steps (Glow's rule). */
+#define GLOW_KL_MIN_BINS 255
 /* The range [*lo, *hi] within e's that loses least information when quantized to
  * 8 bits: the clipping threshold with the smallest KL divergence between the
  * histogram and its quantization to `levels` steps over [0, threshold] (TensorRT's
- * entropy calibration). */
+ * entropy calibration). e's own range when it has fewer than GLOW_KL_MIN_BINS
+ * bins. */
 void glow_quant_kl_range(const glow_profile_entry *e, int levels, float *lo, float *hi);
+/* -calibrate-constants: the |w| at which n weights are clipped, from a histogram
+ * of their values in GLOW_PROFILE_BINS bins, calibrated as above (symmetric).
+ * At most max |w[i]|. */
+float glow_quant_kl_weights(const float *w, int64_t n);
 
 /* quant/fold-qdq.c: pre-quantized ONNX's DequantizeLinear -> Conv/MatMul ->
  * QuantizeLinear patterns into QLinearConv/QLinearMatMul (a pass of the pipeline). */

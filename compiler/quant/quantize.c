@@ -187,16 +187,23 @@ static int conv_quantizable(qctx *c, const glow_node *n) {
 }
 
 /* A copy of bias constant id's floats (malloc'd): as they are, or as the nearest
- * values an int8 bias holds (-quantization-precision-bias=Int8). */
+ * values an int8 or int16 bias holds (-quantization-precision-bias=Int8, Int16). */
 static float *bias_values(qctx *c, int id) {
   const glow_value *v = &c->g->vals[id];
   int64_t e = glow_value_numel(v);
   float *b = glow_xmalloc(sizeof(float) * (size_t)(e ? e : 1));
-  if (c->o->bias_int8)
-    glow_quant_bias_grid(v->data, e, c->o->schema, b);
+  if (c->o->bias_precision == 1 || c->o->bias_precision == 2)
+    glow_quant_bias_grid(v->data, e, c->o->schema, c->o->bias_precision == 1 ? GLOW_DT_I8 : GLOW_DT_I16, b);
   else
     memcpy(b, v->data, sizeof(float) * (size_t)e);
   return b;
+}
+
+/* -calibrate-constants (with KL): the |w| a weight's one scale covers, from a
+ * histogram of its values; 0 (its whole range) otherwise and for scales per
+ * channel or row, which as in Glow take each channel's own range. */
+static float weight_limit(const qctx *c, const float *w, int64_t n, int per_channel) {
+  return c->o->calibration_kl && c->o->calibrate_constants && !per_channel ? glow_quant_kl_weights(w, n) : 0.0f;
 }
 
 /* Conv -> QLinearConv (+ the Relu after it). Attributes move to the new node. */
@@ -214,7 +221,8 @@ static int rewrite_conv(qctx *c, glow_node *n) {
   int64_t m = w->dims[0], per = glow_value_numel(w) / (m ? m : 1);
   void *wq = glow_xmalloc((size_t)(m * per) * glow_dtype_size(c->qdt));
   float *ws = glow_xmalloc(sizeof(float) * (size_t)m);
-  glow_quant_weights(w->data, m, per, c->o->channelwise, c->qdt, wq, ws);
+  glow_quant_weights(w->data, m, per, c->o->channelwise, weight_limit(c, w->data, m * per, c->o->channelwise), c->qdt,
+                     wq, ws);
   const char *wname = w->name;
   int64_t wdims[GLOW_MAX_RANK];
   memcpy(wdims, w->dims, sizeof wdims);
@@ -252,62 +260,119 @@ static int rewrite_conv(qctx *c, glow_node *n) {
   return 1;
 }
 
-/* MatMul (2-D constant B) or Gemm (constant B; alpha folded into B, beta * C added
- * in float after) -> QLinearMatMul with per-tensor int8 B. */
+/* Gemm's C as an int32 bias per column: beta * C (through the bias grid of
+ * -quantization-precision-bias) when it is one value or one per column (shape
+ * [N] or [1, N]), malloc'd; NULL when C varies down the rows too. */
+static float *gemm_bias(qctx *c, const glow_node *n, int64_t cols) {
+  const glow_value *cv = &c->g->vals[n->in[2]];
+  int64_t cn = glow_value_numel(cv);
+  if (cn != 1 && !(cn == cols && (cv->rank == 1 || (cv->rank == 2 && cv->dims[0] == 1))))
+    return NULL;
+  float beta = (float)glow_attr_float(n, "beta", 1.0), *col = glow_xmalloc(sizeof(float) * (size_t)cols);
+  float *b = bias_values(c, n->in[2]);
+  for (int64_t j = 0; j < cols; j++)
+    col[j] = beta * b[cn == 1 ? 0 : j];
+  free(b);
+  return col;
+}
+
+/* B (k x cols, row-major) as dt into bq, one scale per column into bs
+ * (-enable-rowwise: Glow's rows of FullyConnected's weights are these columns). */
+static void quant_columns(const float *b, int64_t k, int64_t cols, glow_dtype dt, void *bq, float *bs) {
+  float *bt = glow_xmalloc(sizeof(float) * (size_t)(k * cols));
+  void *q = glow_xmalloc((size_t)(k * cols) * glow_dtype_size(dt));
+  for (int64_t i = 0; i < k; i++)
+    for (int64_t j = 0; j < cols; j++)
+      bt[j * k + i] = b[i * cols + j];
+  glow_quant_weights(bt, cols, k, 1, 0.0f, dt, q, bs);
+  size_t es = glow_dtype_size(dt);
+  for (int64_t i = 0; i < k; i++)
+    for (int64_t j = 0; j < cols; j++)
+      memcpy((char *)bq + (size_t)(i * cols + j) * es, (const char *)q + (size_t)(j * k + i) * es, es);
+  free(bt);
+  free(q);
+}
+
+/* MatMul (2-D constant B) or Gemm (constant B; alpha folded into B) ->
+ * QLinearMatMul with int8 B, per tensor or per column (-enable-rowwise), Gemm's
+ * C as its int32 bias (input 8, at the accumulator's scale, as Glow's
+ * FullyConnected has it), or, when C varies down the rows, added in float after. */
 static int rewrite_matmul(qctx *c, glow_node *n) {
   glow_graph *g = c->g;
   int gemm = n->op == GLOW_OP_GEMM;
   const glow_value *b = &g->vals[n->in[1]];
   if (g->vals[n->in[0]].dt != GLOW_DT_F32 || !is_const_f32(g, n->in[1]) || b->rank != 2)
     return 0;
-  if (gemm && (glow_attr_int(n, "transA", 0) ||
-               (n->nin > 2 && n->in[2] >= 0 && !is_const_f32(g, n->in[2]))))
+  int has_c = gemm && n->nin > 2 && n->in[2] >= 0;
+  if (gemm && (glow_attr_int(n, "transA", 0) || (has_c && !is_const_f32(g, n->in[2]))))
     return 0;
   int trans = gemm && glow_attr_int(n, "transB", 0);
   int64_t k = trans ? b->dims[1] : b->dims[0], cols = trans ? b->dims[0] : b->dims[1];
   float alpha = gemm ? (float)glow_attr_float(n, "alpha", 1.0) : 1.0f;
+  float *bias = has_c ? gemm_bias(c, n, cols) : NULL;
+  int add_c = has_c && !bias;
   float *bt = glow_xmalloc(sizeof(float) * (size_t)(k * cols));
   const float *bd = b->data;
   for (int64_t i = 0; i < k; i++)
     for (int64_t j = 0; j < cols; j++)
       bt[i * cols + j] = alpha * (trans ? bd[j * k + i] : bd[i * cols + j]);
-  int y = n->out[0], relu = gemm && n->nin > 2 && n->in[2] >= 0 ? -1 : sole_relu(c, y);
+  int y = n->out[0], relu = add_c ? -1 : sole_relu(c, y);
   if (relu >= 0) {
     c->old[relu].dead = 1;
     y = c->old[relu].out[0];
   }
-  int add_c = gemm && n->nin > 2 && n->in[2] >= 0;
   int xq = quantized(c, n->in[0]);
   /* With C added after, the product has no profile entry: it takes the output's range. */
   if (xq < 0 || params_of(c, y)) {
     free(bt);
+    free(bias);
     return -1;
   }
+  int rowwise = c->o->rowwise;
+  int64_t nscale = rowwise ? cols : 1;
   void *bq = glow_xmalloc((size_t)(k * cols) * glow_dtype_size(c->qdt));
-  float bs;
-  glow_quant_weights(bt, 1, k * cols, 0, c->qdt, bq, &bs);
+  float *bs = glow_xmalloc(sizeof(float) * (size_t)cols);
+  if (rowwise)
+    quant_columns(bt, k, cols, c->qdt, bq, bs);
+  else
+    glow_quant_weights(bt, 1, k * cols, 0, weight_limit(c, bt, k * cols, 0), c->qdt, bq, bs);
+  for (int64_t j = 1; j < cols && !rowwise; j++)
+    bs[j] = bs[0];
   free(bt);
   int64_t dims[2] = {k, cols};
   b = &g->vals[n->in[1]]; /* values were added: g->vals may have moved */
   int bq_id = new_value(g, b->name, ".quantized");
   glow_value_make_const(g, bq_id, c->qdt, 2, dims, bq);
   free(bq);
-  int16_t zero = 0; /* 0 as int8 or int16 */
-  int bs_id = scalar_const(g, g->vals[n->in[1]].name, ".scale", GLOW_DT_F32, &bs);
-  int bz_id = scalar_const(g, g->vals[n->in[1]].name, ".zero_point", c->qdt, &zero);
+  int bs_id = new_value(g, g->vals[n->in[1]].name, ".scale");
+  glow_value_make_const(g, bs_id, GLOW_DT_F32, rowwise, &nscale, bs);
+  void *bz = glow_xcalloc((size_t)nscale, glow_dtype_size(c->qdt)); /* symmetric: zero points 0 */
+  int bz_id = new_value(g, g->vals[n->in[1]].name, ".zero_point");
+  glow_value_make_const(g, bz_id, c->qdt, rowwise, &nscale, bz);
+  free(bz);
+  int bias_id = -1;
+  if (bias) {
+    int32_t *biq = glow_xmalloc(sizeof(int32_t) * (size_t)cols);
+    c->saturated_biases += glow_quant_bias(bias, cols, c->qv[n->in[0]].scale, bs, biq);
+    bias_id = new_value(g, g->vals[n->in[2]].name, ".quantized");
+    glow_value_make_const(g, bias_id, GLOW_DT_I32, 1, &cols, biq);
+    free(biq);
+    free(bias);
+  }
+  free(bs);
   params_consts(c, n->in[0]);
   params_consts(c, y);
   int q = output_for(c, y);
-  int in[8] = {xq, c->qv[n->in[0]].scale_id, c->qv[n->in[0]].zp_id, bq_id, bs_id, bz_id,
-               c->qv[y].scale_id, c->qv[y].zp_id};
+  int in[9] = {xq, c->qv[n->in[0]].scale_id, c->qv[n->in[0]].zp_id, bq_id, bs_id, bz_id,
+               c->qv[y].scale_id, c->qv[y].zp_id, bias_id};
+  glow_node_add(g, op_named("QLinearMatMul"), n->name, bias_id >= 0 ? 9 : 8, in, 1, &q);
   if (!add_c) {
-    glow_node_add(g, op_named("QLinearMatMul"), n->name, 8, in, 1, &q);
     dequantize_into(c, q, y);
     return 1;
   }
-  /* Y = A B' + beta C: the product's range is the output's, shifted by C's; the
-   * output's own range is a fair estimate when |C| is small next to it. */
-  glow_node_add(g, op_named("QLinearMatMul"), n->name, 8, in, 1, &q);
+  /* Y = A B' + beta C, C varying down the rows: the product's range is the
+   * output's, shifted by C's; the output's own range is a fair estimate when |C|
+   * is small next to it. */
   int prod = new_value(g, g->vals[y].name, ".product");
   glow_value_set_shape(&g->vals[prod], GLOW_DT_F32, g->vals[y].rank, g->vals[y].dims);
   int din[3] = {q, c->qv[y].scale_id, c->qv[y].zp_id};

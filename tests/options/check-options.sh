@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# model-compiler's command line as a Glow user meets it: each case runs one
+# command and checks the exit status, the message and what is left on disk.
+#   check-options.sh <model-compiler> <model-profiler> <onnx-node-tests> <case>
+set -u
+mc=$1 mp=$2 suite=$3 case_name=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+relu=$suite/test_relu/model.onnx
+
+expect_fail() { # <pattern> <command...>: non-zero exit, stderr matching the pattern
+  local want=$1; shift
+  if "$@" >"$work/out" 2>"$work/err"; then
+    echo "FAIL: '$*' succeeded"; exit 1
+  fi
+  if ! grep -Eq -- "$want" "$work/err"; then
+    echo "FAIL: '$*' said:"; cat "$work/err"; echo "expected: $want"; exit 1
+  fi
+  echo "ok: $(head -1 "$work/err")"
+}
+
+case $case_name in
+unknown-near) # a misspelt option names the closest one
+  expect_fail "unknown option '-emit-bundel=x' \(did you mean -emit-bundle\?" "$mc" -model="$relu" -emit-bundel=x ;;
+refused-glow) # a Glow option glowc does not take says why and what to use
+  expect_fail "^-convert-to-fp16: error: Glow's option, which glowc does not take: .*-weights=zst" \
+    "$mc" -model="$relu" -emit-bundle="$work/b" -convert-to-fp16
+  [ ! -e "$work/b" ] || { echo "FAIL: a refused option left $work/b"; exit 1; } ;;
+wrong-tool) # an option of another tool
+  expect_fail "unknown option '-emit-bundle=x': model-compiler takes it, model-profiler does not" \
+    "$mp" -model="$relu" -emit-bundle=x -dump-profile="$work/p.yml" ;;
+flag-value) # Glow's -flag=true/false, and nothing else
+  "$mc" -model="$relu" -emit-bundle="$work/b" -g=false -bundle-api=dynamic >/dev/null 2>&1 ||
+    { echo "FAIL: -g=false refused"; exit 1; }
+  expect_fail "-g takes no value, or true or false; not 'maybe'" "$mc" -model="$relu" -emit-bundle="$work/c" -g=maybe ;;
+missing-value)
+  expect_fail "-emit-bundle needs a value: -emit-bundle=<dir>" "$mc" -model="$relu" -emit-bundle ;;
+arm-no-mcpu) # Glow's -target=arm names the architecture only: the CPU picks the target
+  expect_fail "^-target: error: -target=arm needs -mcpu.*cortex-m4" "$mc" -model="$relu" -emit-bundle="$work/b" -target=arm ;;
+arm-m33)
+  expect_fail "^-mcpu: error: 'cortex-m33' with -target=arm: .*Cortex-M4 and M7 only" \
+    "$mc" -model="$relu" -emit-bundle="$work/b" -target=arm -mcpu=cortex-m33 ;;
+emit-bundle-made) # -emit-bundle makes its folder and parents, as Glow users expect
+  "$mc" -model="$relu" -emit-bundle="$work/new/deeper" -target=arm -mcpu=cortex-m4 -float-abi=hard \
+    -network-name=relu >"$work/out" 2>&1 || { echo "FAIL: compile failed:"; cat "$work/out"; exit 1; }
+  [ -s "$work/new/deeper/relu.o" ] || { echo "FAIL: no $work/new/deeper/relu.o"; exit 1; }
+  file=$(od -An -tx1 -j18 -N2 "$work/new/deeper/relu.o" | tr -d ' ')
+  [ "$file" = 2800 ] || { echo "FAIL: -target=arm -mcpu=cortex-m4 made e_machine $file, not ARM (0x28)"; exit 1; }
+  echo "ok: -emit-bundle made new/deeper; -target=arm -mcpu=cortex-m4 gave an ARM object" ;;
+emit-bundle-removed) # a failed compile leaves no folder it made
+  printf 'not a model' >"$work/bad.onnx"
+  expect_fail "bad.onnx.*not a valid ONNX model" "$mc" -model="$work/bad.onnx" -emit-bundle="$work/made/here"
+  [ ! -e "$work/made" ] || { echo "FAIL: the failed compile left $work/made"; exit 1; }
+  echo "ok: nothing left" ;;
+*) echo "unknown case $case_name"; exit 2 ;;
+esac
