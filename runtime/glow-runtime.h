@@ -54,7 +54,9 @@
 extern "C" {
 #endif
 
-#define GLOW_RUNTIME_VERSION 1
+/* 2: glow_tensor_ref.symbol added (a program built against 1 must be rebuilt), names looked up
+ * by the model's name or the symbol. */
+#define GLOW_RUNTIME_VERSION 2
 
 /* The structures a bundle header defines; the same definitions, guarded the same way. */
 #ifndef _GLOW_BUNDLE_COMMON_DEFS
