@@ -95,6 +95,12 @@ static int check_shape(const glow_value *v, const int64_t dims[4], const glow_im
   return -1;
 }
 
+/* The input the images feed as the command line names it: -model-input-name, or the one
+ * -model-input (Glow's -model-input-name is its alias); NULL if neither names one. */
+static const char *input_name(const glow_driver_options *d) {
+  return d->model_input_name ? d->model_input_name : d->import.ninputs == 1 ? d->import.input_names[0] : NULL;
+}
+
 /* Imports the model, its image input shaped [N,C,H,W] as dims says (NHWC: [N,H,W,C]). */
 static glow_graph *import(glow_driver_options *d, const int64_t dims[4], const glow_image_prep *p,
                           const char *image, int *caffe2) {
@@ -102,30 +108,30 @@ static glow_graph *import(glow_driver_options *d, const int64_t dims[4], const g
   *caffe2 = glow_caffe2_paths(d->model, d->init_net, &pred, &init);
   free(pred);
   free(init);
+  const char *name = input_name(d);
   if (*caffe2) { /* no shapes in the net: the images give them */
-    if (!d->model_input_name) {
+    if (!name) {
       glow_error("-model-input-name", "a Caffe2 net does not say which input takes the images: pass "
                                       "-model-input-name=<name> (e.g. data or gpu_0/data)");
       return NULL;
     }
-    return set_input_shape(d, d->model_input_name, dims) ? NULL : glow_import_model(d->model, d->init_net, &d->import);
+    return set_input_shape(d, name, dims) ? NULL : glow_import_model(d->model, d->init_net, &d->import);
   }
   /* ONNX: the model's own shape first (quietly: a failure is reported by the second import). */
   int was = glow_set_quiet(1);
   glow_graph *g = glow_import_model(d->model, d->init_net, &d->import);
   glow_set_quiet(was);
   if (g) {
-    int k = find_input(g, d->model_input_name, d->model);
+    int k = find_input(g, name, d->model);
     int same = k < 0 ? -1 : check_shape(&g->vals[g->inputs[k]], dims, p, image);
     if (same)
       return same > 0 ? g : (glow_graph_free(g), NULL);
     /* Only the batch differs: -minibatch's batch instead of the model's. */
-    const char *name = g->vals[g->inputs[k]].name;
-    int rc = set_input_shape(d, name, dims);
+    int rc = set_input_shape(d, g->vals[g->inputs[k]].name, dims);
     glow_graph_free(g);
     if (rc)
       return NULL;
-  } else if (d->model_input_name && set_input_shape(d, d->model_input_name, dims)) {
+  } else if (name && set_input_shape(d, name, dims)) {
     return NULL;
   }
   return glow_import_model(d->model, d->init_net, &d->import);
@@ -179,11 +185,11 @@ int glow_classify_model(glow_classify *c) {
     glow_graph_free(g);
     g = NULL;
   }
-  if (!g && caffe2 && d->model_input_name) { /* the input's shape came from the images: say which */
+  if (!g && caffe2 && input_name(d)) { /* the input's shape came from the images: say which */
     char shape[128];
     dims_str(dims, 4, shape, sizeof shape);
     glow_error(c->images[0], "the Caffe2 net was given its input '%s' as float%s (%s, %s images): see the error "
-               "above", d->model_input_name, shape, c->prep.nhwc ? "NHWC" : "NCHW",
+               "above", input_name(d), shape, c->prep.nhwc ? "NHWC" : "NCHW",
                c->first.c == 1 ? "grey" : "colour");
   }
   if (!g || (d->load_profile && glow_driver_quantize(g, d))) {
@@ -191,7 +197,7 @@ int glow_classify_model(glow_classify *c) {
     return -1;
   }
   c->g = g;
-  if ((c->input = find_input(g, d->model_input_name, d->model)) < 0)
+  if ((c->input = find_input(g, input_name(d), d->model)) < 0)
     return -1;
   const glow_value *v = &g->vals[g->inputs[c->input]];
   if (g->ninputs > 1) {

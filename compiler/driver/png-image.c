@@ -12,8 +12,9 @@
 
 #include "driver/image-classifier.h"
 
-/* Side of the largest image read: a hostile header cannot make a huge allocation. */
-#define MAX_SIDE 16384
+/* Side of the largest image read (libpng refuses larger ones): a hostile header cannot
+ * make an allocation over 200 MB. */
+#define MAX_SIDE 8192
 
 typedef struct reader {
   const char *path;
