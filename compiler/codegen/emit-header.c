@@ -32,8 +32,11 @@ static void describe(glow_strbuf *b, const glow_value *v, const char *symbol, co
   char s[200];
   glow_sb_printf(b, "//   %-6s \"", role);
   comment_str(b, v->name);
-  glow_sb_printf(b, "\" as %s: %s, offset %llu, %llu bytes\n", symbol, glow_shape_str(v, s, sizeof s),
+  glow_sb_printf(b, "\" as %s: %s, offset %llu, %llu bytes", symbol, glow_shape_str(v, s, sizeof s),
                  (unsigned long long)offset, (unsigned long long)glow_value_bytes(v));
+  if (v->qscale != 0.0f) /* a quantized -model-input: real value = (q - offset) * scale */
+    glow_sb_printf(b, ", quantized: scale %.9g, offset %d", (double)v->qscale, (int)v->qoffset);
+  glow_sb_printf(b, "\n");
 }
 
 int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_options *o, glow_strbuf *b) {

@@ -284,11 +284,16 @@ static int check_ops(glow_c2 *c, const Caffe2__NetDef *net) {
   return rc;
 }
 
-static int option_index(const glow_import_options *o, const char *name) {
-  for (int k = 0; k < o->ninputs; k++)
-    if (!strcmp(o->input_names[k], name))
-      return k;
-  return -1;
+/* A quantized -model-input: the blob is the float value of a DequantizeLinear
+ * of the (quantized) input; the values made for it are named so no blob clashes. */
+static int dequantize_input(glow_c2 *c, int id, int k) {
+  int first = c->g->nvals;
+  int f = glow_model_input_dequantize(c->g, id, c->o, k, c->predict_path);
+  for (int v = first; v < c->g->nvals; v++)
+    glow_c2_table_put(&c->names, c->g->vals[v].name, v);
+  if (f >= 0)
+    glow_c2_table_put(&c->blobs, c->g->vals[id].name, f);
+  return f < 0 ? -1 : 0;
 }
 
 /* external_input blobs that no init_net fill defines; each needs -model-input. */
@@ -305,21 +310,30 @@ static int add_inputs(glow_c2 *c, const Caffe2__NetDef *net) {
     glow_c2_table_put(&c->blobs, name, id);
     g->vals[id].kind = GLOW_VAL_INPUT;
     g->inputs[g->ninputs++] = id;
-    int k = option_index(o, name);
+    int k = glow_model_input_find(o, name);
     if (k < 0) {
       glow_error(c->predict_path, "input '%s' has no shape: Caffe2 nets do not record the shapes of their inputs; "
                  "pass -model-input=%s,float,[d0,d1,...] (e.g. [1,3,224,224] for an image classifier)", name, name);
+      rc = -1;
+    } else if (glow_model_input_bare(o, k)) {
+      glow_error(c->predict_path, "input '%s' has no type or shape: -model-input gives only its name, and Caffe2 nets "
+                 "do not record the types and shapes of their inputs; pass -model-input=%s,float,[d0,d1,...]", name,
+                 name);
       rc = -1;
     } else if (!glow_dtype_size(o->input_types[k]) || o->input_ranks[k] < 0 || o->input_ranks[k] > GLOW_MAX_RANK) {
       rc = -1;
       glow_error(c->predict_path, "-model-input for '%s' has an unsupported type or rank", name);
     } else {
       glow_value_set_shape(&g->vals[id], o->input_types[k], o->input_ranks[k], o->input_dims[k]);
+      if (glow_model_input_quantized(o, k))
+        rc |= dequantize_input(c, id, k);
     }
   }
   for (int k = 0; k < o->ninputs; k++) {
-    int *v = glow_c2_table_get(&c->blobs, o->input_names[k]);
-    if (v && *v >= 0 && g->vals[*v].kind == GLOW_VAL_INPUT)
+    int *v = glow_c2_table_get(&c->blobs, o->input_names[k]), input = 0;
+    for (int i = 0; i < g->ninputs; i++)
+      input |= !strcmp(g->vals[g->inputs[i]].name, o->input_names[k]);
+    if (input)
       continue;
     glow_strbuf list = {0};
     for (int i = 0; i < g->ninputs; i++)

@@ -25,6 +25,7 @@ typedef struct {
   int *slots; /* value name -> id, open addressing, -1 empty */
   size_t mask;
   pending *pn; /* one per ONNX node, in model order */
+  int64_t *batch; /* by -model-input option: the model's batch where the option gives another, else -1 */
 } importer;
 
 static const char *str(const char *s) { return s ? s : ""; }
@@ -188,7 +189,17 @@ static int option_index(int n, const char **names, const char *name) {
   return -1;
 }
 
-/* -model-input=name,type,[dims] sets the input; a model that says otherwise is refused. */
+/* The model's fixed size of dimension i, or -1 (a symbol, unknown or absent). */
+static int64_t declared_dim(const Onnx__TypeProto__Tensor *tt, int i) {
+  if (!tt || !tt->shape || (size_t)i >= tt->shape->n_dim)
+    return -1;
+  const Onnx__TensorShapeProto__Dimension *d = tt->shape->dim[i];
+  return d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE ? d->dim_value : -1;
+}
+
+/* -model-input=name,type[,scale,offset],[dims] sets the input. The batch
+ * (dimension 0) may differ from the model's, as in Glow; a type or another
+ * dimension that differs is refused. A quantized form needs a float input. */
 static int input_from_option(importer *im, int k, const Onnx__TypeProto__Tensor *tt, glow_value *v) {
   const glow_import_options *o = im->o;
   int rank = o->input_ranks[k];
@@ -198,21 +209,38 @@ static int input_from_option(importer *im, int k, const Onnx__TypeProto__Tensor 
     if (o->input_dims[k][i] < 0)
       return err(im, "-model-input for '%s' has a negative dimension", v->name);
   glow_value_set_shape(v, o->input_types[k], rank, o->input_dims[k]);
-  int differ = tt && tt->has_elem_type && tt->elem_type && tt->elem_type != (int32_t)v->dt;
+  int32_t model_dt = tt && tt->has_elem_type ? tt->elem_type : 0;
+  if (glow_model_input_quantized(o, k) && model_dt && model_dt != GLOW_DT_F32)
+    return err(im, "-model-input gives input '%s' a quantized type (%sq), but the model's input is %s: the quantized "
+               "forms carry a float input; give its own type instead",
+               v->name, glow_dtype_name(v->dt), model_dt < GLOW_DT_COUNT ? glow_dtype_name((glow_dtype)model_dt) : "?");
+  int differ = model_dt && model_dt != (int32_t)(glow_model_input_quantized(o, k) ? GLOW_DT_F32 : v->dt);
+  int batch = 0; /* only dimension 0 differs */
   if (tt && tt->shape) {
     differ |= tt->shape->n_dim != (size_t)rank;
     for (int i = 0; !differ && i < rank; i++) {
-      const Onnx__TensorShapeProto__Dimension *d = tt->shape->dim[i];
-      differ = d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && d->dim_value != v->dims[i];
+      int64_t d = declared_dim(tt, i);
+      if (d >= 0 && d != v->dims[i] && i)
+        differ = 1;
+      else if (d >= 0 && d != v->dims[i])
+        batch = 1;
     }
   }
-  if (!differ)
+  if (!differ) {
+    if (batch && !im->batch) {
+      im->batch = glow_xmalloc(sizeof *im->batch * (size_t)o->ninputs);
+      for (int i = 0; i < o->ninputs; i++)
+        im->batch[i] = -1;
+    }
+    if (batch)
+      im->batch[k] = declared_dim(tt, 0);
     return 0;
+  }
   char given[256];
   glow_strbuf declared = {0};
   model_shape(tt, &declared);
-  err(im, "-model-input gives input '%s' as %s, but the model declares %s", v->name,
-      glow_shape_str(v, given, sizeof given), declared.s);
+  err(im, "-model-input gives input '%s' as %s, but the model declares %s (only dimension 0, the batch, may differ)",
+      v->name, glow_shape_str(v, given, sizeof given), declared.s);
   glow_sb_free(&declared);
   return -1;
 }
@@ -222,8 +250,8 @@ static int input_from_option(importer *im, int k, const Onnx__TypeProto__Tensor 
 static int input_shape(importer *im, const Onnx__ValueInfoProto *vi, glow_value *v) {
   const glow_import_options *o = im->o;
   const Onnx__TypeProto__Tensor *tt = vi->type ? vi->type->tensor_type : NULL;
-  int k = option_index(o->ninputs, o->input_names, v->name);
-  if (k >= 0)
+  int k = glow_model_input_find(o, v->name);
+  if (k >= 0 && !glow_model_input_bare(o, k))
     return input_from_option(im, k, tt, v);
   int32_t dt = tt && tt->has_elem_type ? tt->elem_type : 0;
   if (!dt)
@@ -694,6 +722,18 @@ static Onnx__ModelProto *parse_model(const char *path, const uint8_t *bytes, siz
   return m;
 }
 
+/* The inputs -model-input gives a quantized form: their float values come from a DequantizeLinear. */
+static void dequantize_inputs(importer *im) {
+  int any = 0;
+  for (int k = 0; k < im->o->ninputs; k++)
+    if (glow_model_input_quantized(im->o, k)) {
+      glow_model_input_dequantize(im->g, lookup(im, im->o->input_names[k]), im->o, k, im->path);
+      any = 1;
+    }
+  if (any && glow_graph_topo_order(im->g))
+    unreachable(); /* the DequantizeLinear reads only a graph input */
+}
+
 static void import_graph(importer *im) {
   const Onnx__GraphProto *gp = im->gp;
   int errs = glow_error_count();
@@ -722,6 +762,8 @@ static void import_graph(importer *im) {
   if (order)
     add_nodes(im, order);
   free(order);
+  if (order)
+    dequantize_inputs(im);
 }
 
 glow_graph *glow_import_onnx(const char *path, const glow_import_options *o) {
@@ -734,13 +776,16 @@ glow_graph *glow_import_onnx(const char *path, const glow_import_options *o) {
   return g;
 }
 
-glow_graph *glow_import_onnx_bytes(const void *data, size_t size, const char *path, const glow_import_options *o) {
-  static const glow_import_options none;
+/* The graph, and in *batch (malloc'd, or NULL when none) the model's batch for
+ * each -model-input that gives another, else -1. */
+static glow_graph *import_bytes(const void *data, size_t size, const char *path, const glow_import_options *o,
+                                int64_t **batch) {
   int errs = glow_error_count();
+  *batch = NULL;
   Onnx__ModelProto *m = parse_model(path, data, size);
   if (!m)
     return NULL;
-  importer im = {.path = path, .o = o ? o : &none, .gp = m->graph, .g = glow_graph_create(path)};
+  importer im = {.path = path, .o = o, .gp = m->graph, .g = glow_graph_create(path)};
   if (!read_opset(&im, m))
     import_graph(&im);
   for (size_t i = 0; im.pn && i < m->graph->n_node; i++) {
@@ -753,7 +798,54 @@ glow_graph *glow_import_onnx_bytes(const void *data, size_t size, const char *pa
   onnx__model_proto__free_unpacked(m, NULL);
   if (glow_error_count() > errs) {
     glow_graph_free(im.g);
+    free(im.batch);
     return NULL;
   }
+  *batch = im.batch;
   return im.g;
+}
+
+/* A batch other than the model's: the graph imported again at the given batch
+ * and at the model's, for glow_batch_check to compare. */
+static int check_batch(const void *data, size_t size, const char *path, const glow_import_options *o,
+                       const int64_t *batch) {
+  glow_import_options at_model = *o;
+  at_model.input_dims = glow_xmalloc(sizeof *at_model.input_dims * (size_t)o->ninputs);
+  memcpy(at_model.input_dims, o->input_dims, sizeof *at_model.input_dims * (size_t)o->ninputs);
+  int64_t *given = glow_xmalloc(sizeof *given * (size_t)o->ninputs);
+  int64_t *model = glow_xmalloc(sizeof *model * (size_t)o->ninputs);
+  int n = 0;
+  const char *first = NULL;
+  for (int k = 0; k < o->ninputs; k++)
+    if (batch[k] >= 0) {
+      first = first ? first : o->input_names[k];
+      at_model.input_dims[k][0] = batch[k];
+      given[n] = o->input_dims[k][0];
+      model[n++] = batch[k];
+    }
+  int64_t *unused = NULL;
+  glow_graph *g = import_bytes(data, size, path, o, &unused);
+  free(unused);
+  glow_graph *a = import_bytes(data, size, path, &at_model, &unused);
+  free(unused);
+  int rc = g && a ? glow_batch_check(g, a, first, given, model, n) : 0;
+  glow_graph_free(g);
+  glow_graph_free(a);
+  free(at_model.input_dims);
+  free(given);
+  free(model);
+  return rc;
+}
+
+glow_graph *glow_import_onnx_bytes(const void *data, size_t size, const char *path, const glow_import_options *o) {
+  static const glow_import_options none;
+  o = o ? o : &none;
+  int64_t *batch;
+  glow_graph *g = import_bytes(data, size, path, o, &batch);
+  if (g && batch && check_batch(data, size, path, o, batch)) {
+    glow_graph_free(g);
+    g = NULL;
+  }
+  free(batch);
+  return g;
 }

@@ -50,7 +50,11 @@ int glow_node_error(const glow_graph *g, const glow_node *n, const char *fmt, ..
 
 int glow_error_count(void) { return nerrors; }
 
-void glow_set_quiet(int q) { quiet = q; }
+int glow_set_quiet(int q) {
+  int was = quiet;
+  quiet = q;
+  return was;
+}
 
 void glow_note(const char *fmt, ...) {
   va_list ap;
