@@ -48,4 +48,54 @@ LLVMValueRef glow_llvm_const_global(LLVMModuleRef m, LLVMValueRef init, const ch
 /* codegen/emit-config.c: the dynamic API's <net>_config and <net>_tensor_info. */
 void glow_emit_config(LLVMModuleRef m, const glow_graph *g, const glow_plan *p, const char *net);
 
+/* codegen/debug-info.c (-g): the listing's line of a step (-1: the entry's line). */
+unsigned glow_listing_line(int step);
+/* The name a step's function has in the DWARF: <entry>_step<i>_<node name, [A-Za-z0-9_]>. */
+void glow_step_debug_name(char *dst, size_t cap, const char *entry, int step, const glow_node *n);
+typedef struct glow_dbg glow_dbg;
+/* A DIBuilder over m and its compile unit (the listing), or NULL without -g; every
+ * glow_dbg_* function takes NULL and then does nothing. */
+glow_dbg *glow_dbg_create(LLVMModuleRef m, const glow_bundle_options *o);
+/* fn's subprogram, opening on `line`. */
+LLVMMetadataRef glow_dbg_function(glow_dbg *d, LLVMValueRef fn, const char *name, unsigned line, int exported);
+/* What b builds from now on is at `line` of `scope` (a subprogram). */
+void glow_dbg_at(glow_dbg *d, LLVMBuilderRef b, LLVMMetadataRef scope, unsigned line);
+void glow_dbg_finish(glow_dbg *d); /* finalizes the debug info */
+
+/* codegen/instrument-info.c: a step's operands with memory in the bundle, as Glow's
+ * instrumentation passes them: id[0, nin) the inputs, then nout outputs (malloc'd). */
+typedef struct glow_operands {
+  int nin, nout;
+  int *id;
+  const char *roles; /* Glow's names of the inputs ("Src Filter Bias"), NULL: Src<i> */
+} glow_operands;
+void glow_operands_of(const glow_graph *g, const glow_plan *p, const glow_node *n, glow_operands *ops);
+void glow_operands_free(glow_operands *ops);
+/* Operand k's name in the .info files: Glow's for the inputs where known, else Src, Dest,
+ * or Src<i>/Dest<i> when there are several. */
+void glow_operand_name(char *dst, size_t cap, const glow_operands *ops, int k);
+/* Glow's instruction kind for the node: its name, and its number in *number. */
+const char *glow_glow_kind(const glow_graph *g, const glow_node *n, int *number);
+/* A tensor's type as Glow writes it: "float<1 x 10>". */
+void glow_glow_type(glow_strbuf *b, const glow_value *v);
+/* -instrument-debug-format, "console" when not given. */
+const char *glow_instrument_debug_format(const glow_bundle_options *o);
+/* 1 if -instrument-debug writes the node's operands. */
+int glow_instrument_debug_selected(const glow_bundle_options *o, const glow_graph *g, const glow_node *n);
+
+/* codegen/dump-tensor.c: a call at `at` writing tensor v (at `data`) in -instrument-debug-format
+ * `format`: to the file `path`, or to the console under `name`. */
+int glow_dump_tensor_call(LLVMModuleRef m, LLVMBuilderRef at, const char *format, LLVMValueRef data,
+                          const glow_value *v, const char *path, const char *name);
+
+/* codegen/instrument.c: the entry's calls around each step, or NULL without -instrument-ir
+ * and -instrument-debug (every glow_instr_* function then does nothing). */
+typedef struct glow_instr glow_instr;
+glow_instr *glow_instr_create(LLVMModuleRef m, const glow_graph *g, const glow_plan *p, const glow_bundle_options *o);
+void glow_instr_entry(glow_instr *in, LLVMBuilderRef b); /* the operand arrays, at the entry's start */
+/* area: the entry's area pointers by plan area number. */
+void glow_instr_before(glow_instr *in, LLVMBuilderRef b, LLVMValueRef const *area, int step, const glow_node *n);
+void glow_instr_after(glow_instr *in, LLVMBuilderRef b, LLVMValueRef const *area, int step, const glow_node *n);
+void glow_instr_free(glow_instr *in);
+
 #endif

@@ -32,6 +32,9 @@ typedef struct {
   const glow_target *tgt;
   glow_gpu_step *gsteps; /* a GPU target's steps, for the host module (gpu-host.c) */
   int ngsteps;
+  glow_dbg *dbg;            /* -g (debug-info.c), else NULL */
+  LLVMMetadataRef entry_sp; /* -g: the entry's subprogram */
+  glow_instr *ins;          /* -instrument-ir, -instrument-debug (instrument.c), else NULL */
 } cg;
 
 static void set_string_attr(LLVMContextRef ctx, LLVMValueRef fn, const char *k, const char *v) {
@@ -271,9 +274,15 @@ static int emit_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_
   } else
     step_attrs(c, fn);
   add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "noinline");
+  unsigned line = glow_listing_line(step);
+  char dname[160] = "";
+  if (c->dbg)
+    glow_step_debug_name(dname, sizeof dname, net, step, n);
+  LLVMMetadataRef sp = glow_dbg_function(c->dbg, fn, dname, line, 0);
   LLVMBasicBlockRef caller = LLVMGetInsertBlock(c->b);
   LLVMValueRef outer[4] = {NULL, c->area[1], c->area[2], c->area[3]};
   LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
+  glow_dbg_at(c->dbg, c->b, sp, line);
   LLVMValueRef part[2] = {NULL, NULL};
   if (parallel) { /* areas from the entry's array; part and nparts widened for the kernel */
     LLVMTypeRef arr_t = LLVMArrayType2(c->ptr, 3);
@@ -294,10 +303,13 @@ static int emit_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_
   for (int a = 1; a <= 3; a++)
     c->area[a] = outer[a];
   LLVMPositionBuilderAtEnd(c->b, caller);
+  glow_dbg_at(c->dbg, c->b, c->entry_sp, line);
+  glow_instr_before(c->ins, c->b, c->area, step, n);
   if (parallel)
     emit_parallel_call(c, fn);
   else
     LLVMBuildCall2(c->b, ft, fn, outer + 1, 3, "");
+  glow_instr_after(c->ins, c->b, c->area, step, n);
   return rc;
 }
 
@@ -344,8 +356,11 @@ static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const cha
   LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr};
   LLVMValueRef fn = LLVMAddFunction(c->m, entry, LLVMFunctionType(c->i32, args, 3, 0));
   step_attrs(c, fn);
+  c->entry_sp = glow_dbg_function(c->dbg, fn, entry, glow_listing_line(-1), 1);
   c->b = LLVMCreateBuilderInContext(c->ctx);
   LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
+  glow_dbg_at(c->dbg, c->b, c->entry_sp, glow_listing_line(-1));
+  glow_instr_entry(c->ins, c->b);
   for (int a = 1; a <= 3; a++)
     c->area[a] = LLVMGetParam(fn, (unsigned)(a - 1));
   if (weights) /* the constantWeight argument is unused (NULL is fine) */
@@ -361,6 +376,7 @@ static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const cha
   int rc = 0;
   for (int s = 0; s < p->norder; s++)
     rc |= emit_step(c, g, p, &g->nodes[p->order[s]], s, entry);
+  glow_dbg_at(c->dbg, c->b, c->entry_sp, glow_listing_line(p->norder)); /* the listing's last line */
   LLVMBuildRet(c->b, LLVMConstInt(c->i32, 0, 0));
   LLVMDisposeBuilder(c->b);
   return rc;
@@ -409,6 +425,14 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
                o->target.triple);
     return -1;
   }
+  if (tgt->hosts && (o->debug_info || o->instrument_ir || o->instrument_debug)) {
+    glow_error(o->debug_info ? "-g" : o->instrument_ir ? "-instrument-ir" : "-instrument-debug",
+               "not for GPU bundles (%s): their steps run on the device; compile for a CPU target to debug the "
+               "steps", o->target.triple);
+    return -1;
+  }
+  if (o->instrument_debug && glow_instrument_debug_format_check(glow_instrument_debug_format(o)))
+    return -1;
   glow_resolved_target rt;
   LLVMTargetMachineRef tm = glow_target_machine(&o->target, tgt, &rt);
   if (!tm)
@@ -441,6 +465,8 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   c.tgt = tgt;
   prepare_kernels(&c, rt.cpu, rt.features);
   define_target_flags(&c, tgt, tm, rt.triple);
+  c.dbg = glow_dbg_create(c.m, o);
+  c.ins = glow_instr_create(c.m, g, p, o);
   LLVMValueRef weights = NULL;
   if (o->packed)
     embed_packed(&c, o, net);
@@ -451,6 +477,8 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   if (o->dynamic_api && !c.gpu)
     glow_emit_config(c.m, g, p, net);
 
+  glow_dbg_finish(c.dbg);
+  c.dbg = NULL;
   char *msg = NULL;
   if (LLVMVerifyModule(c.m, LLVMReturnStatusAction, &msg)) {
     fprintf(stderr, "glowc: internal error: invalid LLVM module: %s\n", msg);
@@ -487,6 +515,8 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
     free(ptx);
   }
 done:
+  glow_dbg_finish(c.dbg);
+  glow_instr_free(c.ins);
   if (c.m)
     LLVMDisposeModule(c.m);
   LLVMDisposeMemoryBuffer(mb);

@@ -131,6 +131,8 @@ int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_
     ident(b, net, 1);
     glow_sb_printf(b, "_CONSTANT_WEIGHTS_EMBEDDED 1\nextern const uint8_t %s_constant_weights[];\n\n", net);
   }
+  if (o->instrument_ir)
+    glow_instrument_header(b);
   glow_sb_printf(b, "// Bundle entry point (inference function). Returns GLOW_SUCCESS (0)\n"
                     "// for correct execution or an error code otherwise.\n"
                     "int %s(uint8_t *constantWeight, uint8_t *mutableWeight, uint8_t *activations);\n\n",
