@@ -45,6 +45,20 @@ if cc_ok dynamic-client.cpp "$work/dynamic" "$rtlib"; then
   "$work/dynamic-client" "$work/dynamic/symbols.weights.bin" || fail "dynamic-client"
 fi
 
+# A newline in a name would end the header comment's line and leave the rest as code:
+# it is escaped, and the header still compiles.
+"$py" - "$work/nl.onnx" <<'PY' || exit 1
+import sys
+from onnx import TensorProto, helper
+v = lambda n: helper.make_tensor_value_info(n, TensorProto.FLOAT, [1])
+g = helper.make_graph([helper.make_node("Neg", ["line\nbreak\\"], ["y"])], "nl", [v("line\nbreak\\")], [v("y")])
+open(sys.argv[1], "wb").write(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString())
+PY
+"$mc" -model="$work/nl.onnx" -emit-bundle="$work/nl" -network-name=nl || exit 1
+grep -qF '//   input  "line\x0abreak\\" as line_break_:' "$work/nl/nl.h" || fail "the newline's name in the comment"
+grep -q '^#define NL_line_break_ 0$' "$work/nl/nl.h" || fail "the newline's name's macro"
+$cxx -std=c++11 -Wall -Werror -fsyntax-only -x c++ "$work/nl/nl.h" || fail "a header with a newline in a name"
+
 # glowc-run: inputs by the model's names or Glow's (the file names are the model's).
 "$py" "$here/make-model.py" "$work/short.onnx" --short || exit 1
 "$mc" -model="$work/short.onnx" -emit-bundle="$work/run" -network-name=net -bundle-api=dynamic || exit 1
