@@ -90,6 +90,15 @@ static int key_custom(glow_sha256_ctx *s, const glow_option *o, const glow_drive
     }
     return field_file(s, "model", d->model);
   }
+  if (!strcmp(n, "entry")) { /* each entry's name and model bytes */
+    for (int i = 0; i < d->nentries; i++) {
+      const char *comma = strchr(d->entries[i], ',');
+      field(s, "entry", d->entries[i], (size_t)(comma - d->entries[i]));
+      if (field_file(s, "entry-model", comma + 1))
+        return -1;
+    }
+    return 0;
+  }
   if (!strcmp(n, "model-input")) {
     for (int i = 0; i < im->ninputs; i++) {
       char t[96 + 24 * GLOW_MAX_RANK];
@@ -222,6 +231,9 @@ int glow_cache_key(const glow_driver_options *d, char key[65]) {
   glow_sha256_ctx s;
   glow_sha256_init(&s);
   field_str(&s, "glowc", GLOWC_VERSION);
+  /* Raised when a bundle's bytes change for the same inputs within one version (2: Glow's legalized
+   * symbol names), so that an older entry is never handed out. */
+  field_str(&s, "bundle-format", "2");
   field_str(&s, "kernels", tgt->name);
   field(&s, "bitcode", tgt->bitcode, *tgt->bitcode_size);
   for (int i = 0; i < glow_noptions; i++) {

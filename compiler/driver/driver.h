@@ -11,6 +11,8 @@ typedef enum { GLOW_TOOL_COMPILER, GLOW_TOOL_PROFILER, GLOW_TOOL_CLASSIFIER } gl
 typedef struct glow_driver_options {
   const char *model, *out_dir, *dot_file;
   const char *init_net; /* a second -model: Glow's -model=predict_net.pb -model=init_net.pb */
+  int nentries;
+  const char **entries; /* -entry=<entry name>,<model>: more entries of the bundle, in order */
   int verbose, help, version, print_passes;
   int print_cache_key;       /* -print-cache-key: the key, then exit */
   int dump_graph, dump_ir;   /* Glow's -dump-graph (the graph as text) and -dump-ir (the schedule), to stdout */
@@ -53,7 +55,7 @@ typedef struct glow_driver_options {
   const char *model_input_name;    /* -model-input-name: the input the images feed */
   int minibatch;                   /* -minibatch: images per run (0: all at once) */
   int topk;                        /* -topk: labels printed per image (0: Glow's default) */
-  char *owned_name, *owned_triple, *owned_features, *owned_keep;
+  char *owned_name, *owned_triple, *owned_features, *owned_keep, *owned_entry;
   glow_driver_tool tool;     /* the tool parsing (some options differ) */
 } glow_driver_options;
 

@@ -34,6 +34,20 @@ int glow_opt_model(glow_driver_options *d, const char *v) {
   return 0;
 }
 
+/* -entry=<entry name>,<model>: the name checked here, the model when compiled. */
+int glow_opt_entry(glow_driver_options *d, const char *v) {
+  const char *comma = strchr(v, ',');
+  int ok = comma && comma > v && comma[1] && !isdigit((unsigned char)*v);
+  for (const char *p = v; ok && p < comma; p++)
+    ok = isalnum((unsigned char)*p) || *p == '_';
+  if (!ok) {
+    glow_error("-entry", "'%s' is not <entry name>,<model file> (the name a C identifier)", v);
+    return -1;
+  }
+  append(&d->entries, &d->nentries, v);
+  return 0;
+}
+
 /* "[1,3,224,224]" or "1,3,224,224"; "[]" is a scalar. */
 static int parse_dims(const char *s, int *rank, int64_t *dims) {
   while (isspace((unsigned char)*s))

@@ -61,6 +61,7 @@ const char *glow_option_closest(glow_driver_tool tool, const char *name);
 
 /* driver/option-hooks.c: the CUSTOM options' parsers */
 int glow_opt_model(glow_driver_options *d, const char *v);
+int glow_opt_entry(glow_driver_options *d, const char *v);
 int glow_opt_model_input(glow_driver_options *d, const char *v);
 int glow_opt_define_symbol(glow_driver_options *d, const char *v);
 int glow_opt_bind_input(glow_driver_options *d, const char *v);

@@ -236,6 +236,14 @@ static int finish(glow_driver_tool tool, glow_driver_options *d, const unsigned 
   int mc = tool == GLOW_TOOL_COMPILER;
   for (int k = 0; k < glow_noptions; k++)
     d->quant_set |= given[k] && glow_options[k].quant;
+  if (!d->model && d->nentries) { /* the first -entry is the bundle's first entry */
+    const char *first = d->entries[0], *comma = strchr(first, ',');
+    d->model = comma + 1;
+    d->bundle.entry_name = d->owned_entry = glow_xmalloc((size_t)(comma - first) + 1);
+    memcpy(d->owned_entry, first, (size_t)(comma - first));
+    d->owned_entry[comma - first] = 0;
+    memmove(d->entries, d->entries + 1, sizeof *d->entries * (size_t)--d->nentries);
+  }
   if (!d->model) {
     glow_error(NULL, "no model given: pass -model=<file.onnx> or -model=<Caffe2 folder> (see -help)");
     return -1;
@@ -358,8 +366,10 @@ void glow_driver_options_free(glow_driver_options *d) {
   free(d->bind);
   free(d->datasets);
   free(d->images);
+  free(d->entries);
   free(d->owned_name);
   free(d->owned_triple);
   free(d->owned_features);
   free(d->owned_keep);
+  free(d->owned_entry);
 }

@@ -31,8 +31,12 @@ static void key_of(const char *extra, char key[65]) {
 
 /* The example with its placeholders (@other-model, ...) made concrete. */
 static void example_arg(const glow_option *o, char *buf, size_t cap) {
-  const char *e = o->example;
-  if (!strcmp(e, "@other-model"))
+  const char *e = o->example, *at = strstr(e, "@other-model");
+  static char entry[700];
+  if (at && at != e) { /* "<name>,@other-model" */
+    snprintf(entry, sizeof entry, "%.*s%s", (int)(at - e), e, paths[1]);
+    e = entry;
+  } else if (at)
     e = paths[1];
   else if (!strcmp(e, "@profile"))
     e = paths[3];
@@ -91,7 +95,7 @@ int main(int argc, char **argv) {
       failures++;
       continue;
     }
-    char arg[700], key[65];
+    char arg[1600], key[65];
     example_arg(o, arg, sizeof arg);
     key_of(arg, key);
     checked++;
