@@ -1,6 +1,6 @@
 """-model-input's forms end to end: model-compiler with Glow's command lines, the
 bundles run by glowc-run, and the outputs checked against numpy in float64.
-  * int8q and int16q: the header shows the placeholder quantized with its scale and
+  * int8q, int16q and int32q: the header shows the placeholder quantized with its scale and
     offset, and the bundle fed quantized bytes computes the float model on
     (q - offset) * scale.
   * a batch of 4 for a model declared [1,2,3]: each row as numpy computes it, and as
@@ -10,6 +10,7 @@ bundles run by glowc-run, and the outputs checked against numpy in float64.
     python3 run-model-input.py <model-compiler> <glowc-run> <models dir> <work dir>"""
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,8 +58,9 @@ def quantized(form, dtype, scale, offset):
         return
     header = open(os.path.join(out, "q_%s.h" % form)).read()
     want = "input  \"x\" as x: %s[1,2,3]" % np.dtype(dtype).name
-    check(want in header and "quantized: scale %s, offset %d" % (scale, offset) in header,
-          "%s: the header shows %s with its scale and offset" % (form, want))
+    shown = re.search(r'"x" as x: .*quantized: scale ([^,]+), offset (-?\d+)', header)
+    check(want in header and shown and np.float32(shown.group(1)) == np.float32(scale)
+          and int(shown.group(2)) == offset, "%s: the header shows %s with its scale and offset" % (form, want))
     info = np.iinfo(dtype)
     q = np.array([info.min, -1, 0, offset, 1, info.max], dtype=dtype).reshape(1, 2, 3)
     y = run_bundle("q_" + form, out, q)
@@ -95,6 +97,7 @@ shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
 quantized("int8q", np.int8, 0.046875, -3)
 quantized("int16q", np.int16, 0.0009765625, 100)
+quantized("int32q", np.int32, 1.52587890625e-05, -5)
 batch()
 refused("flat.onnx", "-model-input=x,float,[1,2,4]", "float[1,2,4]", "only dimension 0")
 refused("flat.onnx", "-model-input=nope,float,[1,2,3]", "'nope'", "inputs are: 'x'")
