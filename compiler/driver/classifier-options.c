@@ -132,7 +132,7 @@ int glow_classifier_prescan(int argc, char **argv, int *nargc, char ***nargv, gl
 void glow_classifier_options_free(glow_classifier_options *co) { free(co->expected); }
 
 void glow_classifier_usage(FILE *f) {
-  fputs("\nAlso (Glow's image options, read before the ones above):\n"
+  fputs("\nAlso, Glow's options for preprocessing and printing:\n"
         "  -mean=<m>[,<m>,<m>]         Subtracted from each channel's 8-bit value before the\n"
         "                              -image-mode scaling, one per channel in the\n"
         "                              -image-channel-order order (default: 0).\n"
@@ -152,7 +152,8 @@ void glow_classifier_usage(FILE *f) {
         "  -topk=0                     Prints no labels (Glow's -topk=0).\n"
         "\n"
         "Images: PNG, grey (one channel) or colour (RGB; alpha is dropped); palette, 1-16-bit\n"
-        "and interlaced PNGs are converted to 8-bit grey or RGB. Every image must have the\n"
+        "and interlaced PNGs are converted to 8-bit grey or RGB. Without -image-mode the\n"
+        "values stay 0..255 (Glow's pass-through). Every image must have the\n"
         "size and channels of the model's input. The images are listed on the command line,\n"
         "then those of -input-image-dir (every file not starting with '.', in name order),\n"
         "then those of -input-image-list-file. The number of images must be a multiple of\n"

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "driver/image-classifier.h"
 
@@ -44,6 +45,12 @@ static void name_batch(void *ctx, int s, const glow_graph *g, glow_strbuf *out) 
   (void)g;
   for (int i = 0; i < c->batch; i++)
     glow_sb_printf(out, "%s%s", i ? ", " : "", c->images[s * c->batch + i]);
+}
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* Glow's -compute-softmax, in float as it computes it. */
@@ -94,6 +101,7 @@ int glow_classify_run(glow_classify *c) {
   glow_label *top = glow_xcalloc((size_t)c->topk + 1, sizeof *top);
   float *scores = glow_xcalloc((size_t)c->nlabels + 1, sizeof *scores);
   int misses = 0, rc = 0;
+  double t0 = now();
   for (int s = 0; s < nbatches && !rc; s++) {
     rc = read_batch(c, s, g, &in);
     if (!rc && glow_interp_run(g, &in, outs)) {
@@ -111,6 +119,8 @@ int glow_classify_run(glow_classify *c) {
     }
   }
   fflush(stdout);
+  if (!rc && c->d->verbose)
+    glow_note("glowc: %d images in %d runs of the reference interpreter: %.3f s\n", c->nimages, nbatches, now() - t0);
   free(in.data);
   free(outs);
   free(top);
