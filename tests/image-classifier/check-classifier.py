@@ -12,7 +12,8 @@ Cases:
   modes      a Flatten model prints the input tensor back (-topk = every element): each
              -image-mode, both channel orders and both layouts, -mean/-stddev and
              -use-imagenet-normalization, grey images, checked against Glow's formula computed
-             here; palette, 16-bit, 1-bit, RGBA and grey+alpha PNGs decode to their pixels.
+             here; palette, 16-bit, 1-bit, RGBA, interlaced and grey+alpha PNGs decode to their
+             pixels.
   format     Glow's top-k order on equal scores, -label-offset, -compute-softmax and
              -expected-labels (the exit status counts the misses): the whole stdout against
              Glow's algorithm written here.
@@ -251,6 +252,7 @@ def case_modes(args):
         "palette": (png.encode([list(r) for r in idx], png.PALETTE, palette=pal), np.array(pal, np.uint8)[idx]),
         "rgb16": (png.encode([[int(v) * 257 for v in r.reshape(-1)] for r in px], png.RGB, depth=16), px),
         "rgba": (png.encode([[int(v) for p_ in r for v in (*p_, 77)] for r in px], png.RGBA), px),
+        "interlaced": (png.encode([[int(v) for v in r.reshape(-1)] for r in px], png.RGB, interlace=True), px),
     }
     bits = rng.integers(0, 2, (h, w))
     forms_grey = {
@@ -265,7 +267,7 @@ def case_modes(args):
         model = models["NHWC"] if pixels.shape[2] == 3 else models["grey"]
         check_tensor(args, path, model, pixels.astype(np.float32), ["-i=0to255", "-image-channel-order=RGB"]
                      + (["-image-layout=NHWC"] if pixels.shape[2] == 3 else []), name + " PNG")
-    print("modes: palette, 16-bit, RGBA, 1-bit, grey+alpha and 16-bit grey PNGs decode to their pixels")
+    print("modes: palette, 16-bit, RGBA, interlaced, 1-bit, grey+alpha and 16-bit grey PNGs decode to their pixels")
 
 
 def glow_top(scores, k):

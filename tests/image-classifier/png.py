@@ -1,6 +1,6 @@
 """PNG files written with zlib and struct only, in every form image-classifier reads: grey,
-RGB, RGBA, grey+alpha, palette, 1-bit and 16-bit samples, and broken ones (cut short, a bad
-CRC). The tests make their images with it at run time."""
+RGB, RGBA, grey+alpha, palette, 1-bit and 16-bit samples, Adam7-interlaced, and broken ones
+(cut short, a bad CRC). The tests make their images with it at run time."""
 import struct
 import zlib
 
@@ -28,11 +28,25 @@ def _pack_row(row, depth):
     return bytes(out)
 
 
-def encode(rows, kind, depth=8, palette=None):
+# Adam7's passes: first column and row, column and row steps (PNG spec, 8.2).
+ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2))
+
+
+def encode(rows, kind, depth=8, palette=None, interlace=False):
     """rows: h lists of w * SAMPLES[kind] sample values."""
-    h, w = len(rows), len(rows[0]) // SAMPLES[kind]
-    raw = b"".join(b"\0" + _pack_row(r, depth) for r in rows)
-    data = b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, depth, kind, 0, 0, 0))
+    n = SAMPLES[kind]
+    h, w = len(rows), len(rows[0]) // n
+    if interlace:  # each pass a small image of its own rows, each row filter 0
+        raw = b""
+        for x0, y0, dx, dy in ADAM7:
+            for y in range(y0, h, dy):
+                sub = [v for x in range(x0, w, dx) for v in rows[y][x * n:(x + 1) * n]]
+                if sub:
+                    raw += b"\0" + _pack_row(sub, depth)
+    else:
+        raw = b"".join(b"\0" + _pack_row(r, depth) for r in rows)
+    header = struct.pack(">IIBBBBB", w, h, depth, kind, 0, 0, 1 if interlace else 0)
+    data = b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header)
     if palette is not None:
         data += _chunk(b"PLTE", bytes(v for rgb in palette for v in rgb))
     return data + _chunk(b"IDAT", zlib.compress(raw)) + _chunk(b"IEND", b"")
