@@ -124,8 +124,8 @@ int glow_opt_model_input(glow_driver_options *d, const char *v) {
     *rest++ = 0;
     double scale = strtod(shape, &end1);
     long long offset = strtoll(off, &end2, 10);
-    if (end1 == shape || *end1 || !(scale > 0) || end2 == off || *end2 || offset < INT32_MIN || offset > INT32_MAX) {
-      glow_error("-model-input", "'%s': the scale must be a positive number and the offset an integer (got '%s' and "
+    if (end1 == shape || *end1 || !((float)scale > 0) || end2 == off || *end2 || offset < INT32_MIN || offset > INT32_MAX) {
+      glow_error("-model-input", "'%s': the scale must be a positive float number and the offset an integer (got '%s' and "
                  "'%s')", v, shape, off);
       return -1;
     }
