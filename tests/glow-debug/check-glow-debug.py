@@ -15,7 +15,9 @@
   instrument-debug  compiled with -instrument-debug -instrument-debug-format=rawbin into a folder:
                     every file instrument-debug.info lists exists with its tensor's byte size, and
                     the last step's output file holds the program's output bytes. Then txt and
-                    console, and a bad format refused with nothing written.
+                    console, a bad format refused with nothing written, and with -instrument-ir
+                    too, callbacks that dump the operands as Glow's bundle_instrument example does
+                    write the very files -instrument-debug writes.
 Exit 77 (ctest: skipped) when gdb cannot run a program here.
 """
 import argparse
@@ -177,6 +179,18 @@ def check_instrument_debug(a, work):
     check(r.stdout.count("shape: ( ") == len(files) and "debug_print.after." in r.stdout
           and not os.path.exists(os.path.join(con, "debug")),
           "console (the default): each tensor printed, no folder made")
+
+    both, bdumps, cdumps = os.path.join(work, "both"), os.path.join(work, "both-dumps"), os.path.join(work, "cb")
+    compile_bundle(a, both, "-instrument-ir", "-instrument-debug", "-instrument-debug-format=rawbin",
+                   "-instrument-debug-dir=" + bdumps)
+    link(a, both, "instrument-ir.c", os.path.join(both, "run"))
+    os.makedirs(cdumps)
+    r = run([os.path.join(both, "run"), os.path.join(both, "digits.weights.bin"), cdumps])
+    same = [f for f, _ in files if os.path.exists(os.path.join(cdumps, f)) and os.path.exists(os.path.join(bdumps, f))
+            and open(os.path.join(cdumps, f), "rb").read() == open(os.path.join(bdumps, f), "rb").read()]
+    check(r.returncode == 0 and len(same) == len(files) and sorted(os.listdir(cdumps)) == [f for f, _ in files],
+          "with -instrument-ir too: the callbacks' dumps are -instrument-debug's files (%d of %d)"
+          % (len(same), len(files)))
 
     bad = os.path.join(work, "bad")
     os.makedirs(bad)

@@ -4,7 +4,9 @@
  * counting up from 0, every operand lying inside one of the three areas, the
  * first step reading the header's input and the last writing its output; prints
  * "step <id> kind <kind> in <n> out <n> sizes <s>..." per step for
- * check-glow-debug.py to hold against instrument-ir.info. */
+ * check-glow-debug.py to hold against instrument-ir.info. Given a folder, also writes
+ * the operands there as -instrument-debug=rawbin numbers its files (each step's
+ * outputs, then its inputs): inputs before the step, outputs after it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,17 @@ static int last_out_size;
 static void fail(const char *what, int id) {
   printf("FAIL: step %d: %s\n", id, what);
   failures++;
+}
+
+static const char *dump_dir;
+static int dump_base; /* the number of the step's first file */
+
+static void dump(int file, const uint8_t *data, int size) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/data%04d.bin", dump_dir, file);
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(data, 1, (size_t)size, f) != (size_t)size || fclose(f))
+    fail("cannot write a dump", file);
 }
 
 static int inside(const uint8_t *p, int size) {
@@ -53,6 +66,8 @@ void glow_instrument_before(int id, int kind, int opInp, int opOut, uint8_t **op
     open_size[k] = opSize[k];
   }
   printf("\n");
+  for (int k = 0; dump_dir && k < opInp; k++)
+    dump(dump_base + opOut + k, opAddr[k], opSize[k]);
   if (id == 0 && (opAddr[0] != GLOW_GET_ADDR(mutable_weight, DIGITS_input) || opSize[0] != 64 * 4))
     fail("the first step's first input is not the header's input", id);
   open_id = id;
@@ -69,6 +84,9 @@ void glow_instrument_after(int id, int kind, int opInp, int opOut, uint8_t **opA
   for (int k = 0; k < opInp + opOut; k++)
     if (opAddr[k] != open_addr[k] || opSize[k] != open_size[k])
       fail("after's operands differ from before's", id);
+  for (int k = 0; dump_dir && k < opOut; k++)
+    dump(dump_base + k, opAddr[opInp + k], opSize[opInp + k]);
+  dump_base += opInp + opOut;
   last_out_addr = opAddr[opInp];
   last_out_size = opSize[opInp];
   open_id = -1;
@@ -76,8 +94,8 @@ void glow_instrument_after(int id, int kind, int opInp, int opOut, uint8_t **opA
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: %s <digits.weights.bin>\n", argv[0]);
+  if (argc != 2 && argc != 3) {
+    fprintf(stderr, "usage: %s <digits.weights.bin> [dump folder]\n", argv[0]);
     return 2;
   }
   FILE *f = fopen(argv[1], "rb");
@@ -86,6 +104,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   fclose(f);
+  dump_dir = argc == 3 ? argv[2] : NULL;
   if (digits(constant_weight, mutable_weight, activations) != GLOW_SUCCESS)
     fail("the entry failed", -1);
   if (open_id >= 0)
