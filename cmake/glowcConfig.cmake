@@ -1,10 +1,10 @@
 # find_package(glowc): the imported targets glowc::model-compiler, glowc::glowc,
-# glowc::model-profiler and glowc::runtime (and glowc::runtime_zst, the packed
-# weights loader, which links libzstd and libxxhash; glowc::runtime_threads, the
-# thread pool of -num-threads bundles; glowc::runtime_cuda, instances of CUDA bundles
-# and the CUDA driver loaded at run time), and add_glow_bundle()
-# (GlowBundle.cmake), which uses the imported compiler. The kernels are embedded
-# in the compiler binary.
+# glowc::model-profiler, glowc::image-classifier and glowc::runtime (and
+# glowc::runtime_zst, the packed weights loader, which links libzstd and
+# libxxhash; glowc::runtime_threads, the thread pool of -num-threads bundles;
+# glowc::runtime_cuda, instances of CUDA bundles and the CUDA driver loaded at run
+# time), and add_glow_bundle() (GlowBundle.cmake), which uses the imported
+# compiler. The kernels are embedded in the compiler binary.
 #
 # Cross-compiling, the compiler still runs on this machine, but the installed
 # runtime archive is built for it, not for the target: glowc::runtime is then

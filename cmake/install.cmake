@@ -3,7 +3,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS model-compiler glowc model-profiler glowc-run EXPORT glowcTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS model-compiler glowc model-profiler glowc-run image-classifier EXPORT glowcTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # Graph-pass plugins: the header, and glowc::pass_plugin (an interface target) that carries it.
 install(TARGETS glowc_pass_plugin EXPORT glowcTargets)
 install(FILES ${PROJECT_SOURCE_DIR}/compiler/glowc-pass.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -61,7 +61,8 @@ case $test in
 install)
   rm -rf "$prefix"
   cmake --install "$build" --prefix "$prefix" >/dev/null
-  for f in bin/model-compiler bin/glowc bin/model-profiler bin/glowc-run include/glow-runtime.h include/glowc-pass.h \
+  for f in bin/model-compiler bin/glowc bin/model-profiler bin/glowc-run bin/image-classifier include/glow-runtime.h \
+           include/glowc-pass.h \
            lib/cmake/glowc/glowcConfig.cmake \
            lib/libglowc_runtime_cuda.a share/glowc/runtime/cuda-loader.c \
            share/glowc/runtime/runtime.c share/glowc/toolchains/aarch64-linux-gnu.cmake \
