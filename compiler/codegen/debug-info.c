@@ -26,6 +26,18 @@ static const char *area_name(int area) {
   return area == 1 ? "constants" : area == 2 ? "mutable" : area == 3 ? "activations" : "none";
 }
 
+/* A model's name on one line of the listing: a control character (a newline would move
+ * every later step off its line) as \x<hex>, a backslash doubled. */
+static void name(glow_strbuf *b, const char *s) {
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch < 0x20 || ch == 0x7f)
+      glow_sb_printf(b, "\\x%02x", ch);
+    else
+      glow_sb_printf(b, ch == '\\' ? "\\\\" : "%c", ch);
+  }
+}
+
 static void tensor(glow_strbuf *b, const glow_graph *g, const glow_plan *p, int id) {
   char s[200];
   if (id < 0) {
@@ -33,22 +45,26 @@ static void tensor(glow_strbuf *b, const glow_graph *g, const glow_plan *p, int 
     return;
   }
   const glow_value *v = &g->vals[id];
-  glow_sb_printf(b, " %s %s", v->name ? v->name : "?", glow_shape_str(v, s, sizeof s));
+  glow_sb_printf(b, " ");
+  name(b, v->name ? v->name : "?");
+  glow_sb_printf(b, " %s", glow_shape_str(v, s, sizeof s));
   if (p->area[id])
     glow_sb_printf(b, " @%s+%llu", area_name(p->area[id]), (unsigned long long)p->offset[id]);
 }
 
 void glow_emit_listing(const glow_graph *g, const glow_plan *p, const glow_bundle_options *o, glow_strbuf *b) {
   const char *entry = o->entry_name ? o->entry_name : o->network_name;
-  glow_sb_printf(b, "%s: %d steps (glowc %s -g: the line table of %s.o points at these lines)\n", entry, p->norder,
-                 GLOWC_VERSION, o->network_name);
+  name(b, entry);
+  glow_sb_printf(b, ": %d steps (glowc %s -g: the line table of the bundle's object points at these lines)\n",
+                 p->norder, GLOWC_VERSION);
   for (int s = 0; s < p->norder; s++) {
     const glow_node *n = &g->nodes[p->order[s]];
     glow_kcall kc;
     memset(&kc, 0, sizeof kc);
     int lowered = !glow_op_get(n->op)->lower(g, n, &kc);
-    glow_sb_printf(b, "step %d: %s (%s) -> %s;", s, n->name && *n->name ? n->name : "-", glow_op_get(n->op)->onnx_name,
-                   lowered ? kc.kernel : "?");
+    glow_sb_printf(b, "step %d: ", s);
+    name(b, n->name && *n->name ? n->name : "-");
+    glow_sb_printf(b, " (%s) -> %s;", glow_op_get(n->op)->onnx_name, lowered ? kc.kernel : "?");
     glow_kcall_free(&kc);
     glow_sb_printf(b, " out:");
     for (int k = 0; k < n->nout; k++)

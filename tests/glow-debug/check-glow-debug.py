@@ -73,7 +73,8 @@ def check_g(a, work):
           "the listing has a line per step (%d) after its first" % len(steps))
     if a.dwarfdump:
         r = run([a.dwarfdump, "--verify", os.path.join(bundle, "digits.o")])
-        check(r.returncode == 0 and "No errors." in r.stdout, "llvm-dwarfdump --verify: " + r.stdout.strip()[-200:])
+        check(r.returncode == 0 and "No errors." in r.stdout,
+              "llvm-dwarfdump --verify: " + (r.stdout.strip().splitlines() or ["(nothing)"])[-1])
     else:
         print("skipped: llvm-dwarfdump --verify (no llvm-dwarfdump)")
     exe = os.path.join(bundle, "run-digits")
