@@ -1,4 +1,4 @@
-/* LLVM target machines from -target/-mcpu/-mattr/-relocation-model. */
+/* LLVM target machines from -target/-mcpu/-mattr/-mabi/-float-abi/-relocation-model/-bundle-code-model. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,6 +9,7 @@
 #include <llvm-c/TargetMachine.h>
 
 #include "codegen/codegen-internal.h"
+#include "codegen/llvm-output.h"
 
 static void init_llvm(void) {
   static int done;
@@ -134,12 +135,66 @@ static int arm_float_abi(const char *triple, const char *abi, char **triple_out,
     glow_error("-float-abi", "'%s' is not soft, softfp or hard", abi);
     return -1;
   }
-  if (abi && !strcmp(abi, "soft"))
-    glow_sb_printf(features, "%s+soft-float", features->len ? "," : "");
+  if (abi && !strcmp(abi, "soft")) /* -fpregs too: else the object's attributes still claim the FPU */
+    glow_sb_printf(features, "%s+soft-float,-fpregs", features->len ? "," : "");
   size_t n = base + strlen(want) + 2;
   *triple_out = glow_xmalloc(n);
   snprintf(*triple_out, n, "%.*s-%s", (int)base, triple, want);
   return 0;
+}
+
+/* LLVM warns of an -mabi it does not know (and goes on without it) only once code is made:
+ * an empty function is compiled, its warnings captured, and they become an error. */
+static int bad_abi(LLVMTargetMachineRef tm, const char *triple, const char *abi) {
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMModuleRef m = LLVMModuleCreateWithNameInContext("abi", ctx);
+  LLVMSetTarget(m, triple);
+  LLVMValueRef f = LLVMAddFunction(m, "f", LLVMFunctionType(LLVMVoidTypeInContext(ctx), NULL, 0, 0));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, f, ""));
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  char *msg = NULL;
+  LLVMMemoryBufferRef out = NULL;
+  capture_begin();
+  if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &out))
+    LLVMDisposeMessage(msg);
+  char *warnings = capture_end();
+  if (out)
+    LLVMDisposeMemoryBuffer(out);
+  LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
+  char *w = strstr(warnings, "(ignoring target-abi)"), *line = w;
+  while (line && line > warnings && line[-1] != '\n')
+    line--;
+  if (w) {
+    *w = 0;
+    glow_error("-mabi", "'%s' is not an ABI of %s: LLVM says \"%s\"", abi, triple, line);
+  }
+  free(warnings);
+  return w != NULL;
+}
+
+void glow_target_module_abi(LLVMModuleRef m, const char *abi) {
+  unsigned n = abi && *abi ? LLVMGetNamedMetadataNumOperands(m, "llvm.module.flags") : 0;
+  LLVMValueRef *flags = glow_xcalloc(n ? n : 1, sizeof *flags);
+  LLVMGetNamedMetadataOperands(m, "llvm.module.flags", flags);
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  for (unsigned i = 0; i < n; i++) { /* !{i32 behavior, !"key", value} */
+    LLVMValueRef op[3];
+    unsigned len;
+    if (LLVMGetMDNodeNumOperands(flags[i]) != 3)
+      continue;
+    LLVMGetMDNodeOperands(flags[i], op);
+    const char *key = LLVMGetMDString(op[1], &len);
+    if (key && len == 10 && !memcmp(key, "target-abi", 10))
+      LLVMReplaceMDNodeOperandWith(flags[i], 2, LLVMMDStringInContext2(ctx, abi, strlen(abi)));
+  }
+  free(flags);
+}
+
+int glow_target_pic(const glow_target_options *o, const char *triple) {
+  return o->pic >= 0 ? o->pic : !strstr(triple, "-none"); /* bare metal: no GOT, no dynamic loader */
 }
 
 LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, const glow_target *tgt,
@@ -185,11 +240,21 @@ LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, const glo
     LLVMDisposeMessage(err);
     goto fail;
   }
-  int pic = o->pic >= 0 ? o->pic : !strstr(triple, "-none"); /* bare metal: no GOT, no dynamic loader */
+  int pic = glow_target_pic(o, triple);
+  static const LLVMCodeModel code_models[] = {LLVMCodeModelDefault, LLVMCodeModelSmall, LLVMCodeModelMedium,
+                                              LLVMCodeModelLarge};
+  LLVMTargetMachineOptionsRef opts = LLVMCreateTargetMachineOptions();
+  LLVMTargetMachineOptionsSetCPU(opts, cpu);
+  LLVMTargetMachineOptionsSetFeatures(opts, features.s);
+  if (o->abi && *o->abi)
+    LLVMTargetMachineOptionsSetABI(opts, o->abi);
+  LLVMTargetMachineOptionsSetCodeGenOptLevel(opts, LLVMCodeGenLevelAggressive);
+  LLVMTargetMachineOptionsSetRelocMode(opts, pic ? LLVMRelocPIC : LLVMRelocStatic);
+  LLVMTargetMachineOptionsSetCodeModel(opts, code_models[o->code_model]); /* 0-3, options.def's enum */
   capture_begin();
-  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, triple, cpu, features.s, LLVMCodeGenLevelAggressive,
-                                                    pic ? LLVMRelocPIC : LLVMRelocStatic, LLVMCodeModelDefault);
+  LLVMTargetMachineRef tm = LLVMCreateTargetMachineWithOptions(t, triple, opts);
   char *warnings = capture_end();
+  LLVMDisposeTargetMachineOptions(opts);
   int bad_cpu = strstr(warnings, "not a recognized processor") != NULL;
   int bad_feature = strstr(warnings, "not a recognized feature") != NULL;
   free(warnings);
@@ -204,6 +269,10 @@ LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, const glo
     tm = NULL;
   } else if (!tm) {
     glow_error("-target", "cannot create a target machine for '%s' (cpu '%s')", triple, cpu);
+  }
+  if (tm && o->abi && *o->abi && bad_abi(tm, triple, o->abi)) {
+    LLVMDisposeTargetMachine(tm);
+    tm = NULL;
   }
   if (!tm)
     goto fail;

@@ -1,0 +1,221 @@
+/* -llvm-opt and -llvm-compiler: the bundle's bitcode through external LLVM tools, as Glow
+ * runs them, in a private temporary folder that is removed afterwards. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
+
+#include "codegen/llvm-output.h"
+
+extern char **environ;
+
+static char *path_in(const char *dir, const char *name, const char *suffix) {
+  size_t n = strlen(dir) + strlen(name) + strlen(suffix) + 2;
+  char *p = glow_xmalloc(n);
+  snprintf(p, n, "%s/%s%s", dir, name, suffix);
+  return p;
+}
+
+/* The folder and everything the tools left in it. */
+static void remove_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  for (struct dirent *e; d && (e = readdir(d));) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+      continue;
+    char *p = path_in(dir, e->d_name, "");
+    unlink(p);
+    free(p);
+  }
+  if (d)
+    closedir(d);
+  rmdir(dir);
+}
+
+/* Runs argv, argv[0] found through PATH when it has no '/' (no shell: every argument as
+ * given), its output into `log`. What it printed goes to stderr when it succeeds (warnings).
+ * @return 0, or -1 after an error naming `option`, the command, its exit status and output. */
+static int run_tool(const char *option, char *const *argv, const char *log) {
+  glow_strbuf cmd = {0}; /* for messages: a long argument (a host's -mattr) shortened */
+  for (int i = 0; argv[i]; i++)
+    glow_sb_printf(&cmd, strlen(argv[i]) > 100 ? "%s%.60s...(%zu characters)" : "%s%s", i ? " " : "", argv[i],
+                   strlen(argv[i]));
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid;
+  int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (err) {
+    glow_error(option, "cannot run '%s': %s (the command was: %s)", argv[0], strerror(err), cmd.s);
+    glow_sb_free(&cmd);
+    return -1;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  uint8_t *out = NULL; /* NUL-terminated by glow_read_file */
+  size_t n = 0;
+  glow_read_file(log, &out, &n);
+  int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (ok && n)
+    fprintf(stderr, "%s", (char *)out);
+  if (!ok)
+    glow_error(option, "'%s' failed (%s %d); the command was: %s%s%s", argv[0],
+               WIFEXITED(status) ? "exit status" : "killed by signal",
+               WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : -1, cmd.s,
+               n ? "\n" : " (it printed nothing)", n ? (char *)out : "");
+  free(out);
+  glow_sb_free(&cmd);
+  return ok ? 0 : -1;
+}
+
+/* llc's command line for `type` ("obj" or "asm"): the target machine's flags (triple, CPU,
+ * features, relocation and code model, ABI, -O3: what the in-process compile uses), then the
+ * user's -llvm-compiler-opt (later wins), then the files. */
+static int run_llc(const glow_bundle_options *o, const glow_resolved_target *rt, const char *type, const char *in,
+                   const char *out, const char *log) {
+  static const char *const code_models[] = {NULL, "small", "medium", "large"};
+  const glow_target_options *t = &o->target;
+  int cap = 16 + o->nllvm_compiler_opts, n = 0;
+  char **argv = glow_xcalloc((size_t)cap, sizeof *argv);
+  glow_strbuf flags[6] = {{0}};
+  glow_sb_printf(&flags[0], "-mtriple=%s", rt->triple);
+  glow_sb_printf(&flags[1], "-mcpu=%s", rt->cpu);
+  glow_sb_printf(&flags[2], "-mattr=%s", rt->features);
+  glow_sb_printf(&flags[3], "-relocation-model=%s", glow_target_pic(t, rt->triple) ? "pic" : "static");
+  glow_sb_printf(&flags[4], "-filetype=%s", type);
+  argv[n++] = (char *)o->llvm_compiler;
+  for (int i = 0; i < 5; i++)
+    if ((i != 1 || *rt->cpu) && (i != 2 || *rt->features))
+      argv[n++] = flags[i].s;
+  if (code_models[t->code_model]) {
+    glow_sb_printf(&flags[5], "-code-model=%s", code_models[t->code_model]);
+    argv[n++] = flags[5].s;
+  }
+  char abi[128];
+  if (t->abi && *t->abi) {
+    snprintf(abi, sizeof abi, "-target-abi=%s", t->abi);
+    argv[n++] = abi;
+  }
+  argv[n++] = "-O3";
+  for (int i = 0; i < o->nllvm_compiler_opts; i++)
+    argv[n++] = (char *)o->llvm_compiler_opts[i];
+  argv[n++] = (char *)in;
+  argv[n++] = "-o";
+  argv[n++] = (char *)out;
+  int rc = run_tool("-llvm-compiler", argv, log);
+  for (int i = 0; i < 6; i++)
+    glow_sb_free(&flags[i]);
+  free(argv);
+  return rc;
+}
+
+/* -llvm-opt without -llvm-compiler: opt's bitcode compiled in process, by tm. */
+static int emit_bitcode_file(LLVMTargetMachineRef tm, LLVMContextRef ctx, const char *path, LLVMCodeGenFileType type,
+                             const char *triple, void **out, size_t *size) {
+  LLVMMemoryBufferRef mb;
+  LLVMModuleRef m;
+  char *msg = NULL;
+  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
+    glow_error("-llvm-opt", "cannot read what it wrote: %s", msg);
+    LLVMDisposeMessage(msg);
+    return -1;
+  }
+  int bad = LLVMParseBitcodeInContext2(ctx, mb, &m);
+  LLVMDisposeMemoryBuffer(mb);
+  if (bad) {
+    glow_error("-llvm-opt", "its output is not LLVM 19 bitcode (is it LLVM 19's opt?)");
+    return -1;
+  }
+  int rc = glow_codegen_emit(tm, m, type, triple, out, size);
+  LLVMDisposeModule(m);
+  return rc;
+}
+
+/* A tool may exit 0 without writing its output. */
+static int check_output(const char *option, const char *tool, const char *path) {
+  if (!access(path, F_OK))
+    return 0;
+  glow_error(option, "'%s' exited with status 0 but wrote no %s", tool, strrchr(path, '/') + 1);
+  return -1;
+}
+
+static int read_output(const char *option, const char *tool, const char *path, void **data, size_t *size) {
+  uint8_t *d = NULL;
+  if (check_output(option, tool, path) || glow_read_file(path, &d, size))
+    return -1;
+  *data = d;
+  return 0;
+}
+
+int glow_llvm_tools(LLVMTargetMachineRef tm, LLVMModuleRef m, const glow_bundle_options *o,
+                    const glow_resolved_target *rt, void **obj, size_t *obj_size, int want_asm, char **asm_text,
+                    size_t *asm_size) {
+  *obj = NULL;
+  *asm_text = NULL;
+  const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+  char *dir = path_in(tmp, "glowc-llvm-XXXXXX", "");
+  if (!mkdtemp(dir)) {
+    glow_error(o->llvm_compiler ? "-llvm-compiler" : "-llvm-opt",
+               "cannot make a temporary folder under %s for the bitcode: %s (set TMPDIR)", tmp, strerror(errno));
+    free(dir);
+    return -1;
+  }
+  const char *net = o->network_name;
+  char *bc = path_in(dir, net, ".bc"), *opt_bc = path_in(dir, net, ".opt.bc"), *o_file = path_in(dir, net, ".o");
+  char *s_file = path_in(dir, net, ".s"), *log = path_in(dir, "tool", ".log");
+  const char *input = bc;
+  void *text = NULL;
+  int rc = -1;
+  if (LLVMWriteBitcodeToFile(m, bc)) {
+    glow_error(o->llvm_compiler ? "-llvm-compiler" : "-llvm-opt", "cannot write the bitcode into %s", dir);
+    goto done;
+  }
+  if (o->llvm_opt) { /* Glow runs opt with -O3 alone; -llvm-compiler-opt is for the compiler */
+    char *argv[] = {(char *)o->llvm_opt, "-O3", bc, "-o", opt_bc, NULL};
+    if (run_tool("-llvm-opt", argv, log) || check_output("-llvm-opt", argv[0], opt_bc))
+      goto done;
+    input = opt_bc;
+  }
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  if (!o->llvm_compiler) {
+    rc = emit_bitcode_file(tm, ctx, input, LLVMObjectFile, rt->triple, obj, obj_size);
+    if (!rc && want_asm)
+      rc = emit_bitcode_file(tm, ctx, input, LLVMAssemblyFile, rt->triple, &text, asm_size);
+    goto done;
+  }
+  const char *llc = o->llvm_compiler;
+  if (run_llc(o, rt, "obj", input, o_file, log) || read_output("-llvm-compiler", llc, o_file, obj, obj_size))
+    goto done;
+  if (want_asm && (run_llc(o, rt, "asm", input, s_file, log) ||
+                   read_output("-llvm-compiler", llc, s_file, &text, asm_size)))
+    goto done;
+  rc = 0;
+done:
+  if (rc) {
+    free(*obj);
+    *obj = NULL;
+    free(text);
+    text = NULL;
+  }
+  *asm_text = text;
+  remove_dir(dir);
+  free(bc);
+  free(opt_bc);
+  free(o_file);
+  free(s_file);
+  free(log);
+  free(dir);
+  return rc;
+}
