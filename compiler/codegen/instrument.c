@@ -20,7 +20,7 @@ struct glow_instr {
   const glow_plan *p;
   const glow_bundle_options *o;
   LLVMTypeRef ptr, i32, cb_type;
-  int most;                   /* the most operands of a step */
+  int most;                   /* the most operands of a step, at least 1 */
   LLVMValueRef addr, size;    /* the entry's operand arrays (-instrument-ir) */
   int file;                   /* the next dataNNNN (-instrument-debug) */
   glow_operands ops;          /* of the step between before and after */
@@ -41,6 +41,7 @@ glow_instr *glow_instr_create(LLVMModuleRef m, const glow_graph *g, const glow_p
   in->i32 = LLVMInt32TypeInContext(in->ctx);
   LLVMTypeRef args[6] = {in->i32, in->i32, in->i32, in->i32, in->ptr, in->ptr};
   in->cb_type = LLVMFunctionType(LLVMVoidTypeInContext(in->ctx), args, 6, 0);
+  in->most = 1;
   for (int s = 0; s < p->norder; s++) {
     const glow_node *n = &g->nodes[p->order[s]];
     in->most = n->nin + n->nout > in->most ? n->nin + n->nout : in->most;
@@ -51,9 +52,8 @@ glow_instr *glow_instr_create(LLVMModuleRef m, const glow_graph *g, const glow_p
 void glow_instr_entry(glow_instr *in, LLVMBuilderRef b) {
   if (!in || !in->o->instrument_ir)
     return;
-  int n = in->most ? in->most : 1;
-  in->addr = LLVMBuildAlloca(b, LLVMArrayType2(in->ptr, (uint64_t)n), "op_addr");
-  in->size = LLVMBuildAlloca(b, LLVMArrayType2(in->i32, (uint64_t)n), "op_size");
+  in->addr = LLVMBuildAlloca(b, LLVMArrayType2(in->ptr, (uint64_t)in->most), "op_addr");
+  in->size = LLVMBuildAlloca(b, LLVMArrayType2(in->i32, (uint64_t)in->most), "op_size");
 }
 
 static LLVMValueRef i32c(glow_instr *in, long long v) { return LLVMConstInt(in->i32, (unsigned long long)v, 1); }
