@@ -168,6 +168,8 @@ static int bad_abi(LLVMTargetMachineRef tm, const char *triple, const char *abi)
   while (line && line > warnings && line[-1] != '\n')
     line--;
   if (w) {
+    while (w > line && w[-1] == ' ')
+      w--;
     *w = 0;
     glow_error("-mabi", "'%s' is not an ABI of %s: LLVM says \"%s\"", abi, triple, line);
   }

@@ -111,7 +111,12 @@ riscv-abi) # -mabi: lp64 (floats in integer registers) and lp64d in the ELF head
   [[ $hard == *double-float\ ABI* ]] || fail "lp64d is not the double-float ABI"
   [[ $soft != *double-float* && $soft != *single-float* ]] || fail "lp64 is a hardware float ABI"
   "$llvm/llvm-objdump" -d "$work/lp64/digits.o" | grep -Eq '\bf(add|mul|madd)\.s' ||
-    fail "lp64 lost the FPU (only the calling convention should change)" ;;
+    fail "lp64 lost the FPU (only the calling convention should change)"
+  mkdir -p "$work/bad"
+  "$mc" -model="$model" -emit-bundle="$work/bad" -target=riscv64-linux-gnu -mabi=ilp32 2>"$work/err" &&
+    fail "-mabi=ilp32 on riscv64 succeeded"
+  grep -q "^-mabi: error: 'ilp32' is not an ABI of riscv64" "$work/err" || { cat "$work/err"; fail "bad -mabi message"; }
+  [ -z "$(ls -A "$work/bad")" ] || fail "a bad -mabi left files" ;;
 arm-float-abi) # Glow's -float-abi on a Cortex-M7: hard passes floats in VFP registers, soft in core registers,
   # both with the FPU; glowc's none has no FPU (software floats)
   need llvm-readelf llvm-objdump
