@@ -16,6 +16,7 @@
 #include <llvm-c/TargetMachine.h>
 
 #include "codegen/codegen-internal.h"
+#include "codegen/llvm-output.h"
 #include "target.h"
 
 typedef struct {
@@ -455,6 +456,7 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
   LLVMSetModuleDataLayout(c.m, td);
   LLVMDisposeTargetData(td);
+  glow_target_module_abi(c.m, o->target.abi);
   c.ptr = LLVMPointerTypeInContext(c.ctx, 0);
   c.i8 = LLVMInt8TypeInContext(c.ctx);
   c.i32 = LLVMInt32TypeInContext(c.ctx);
@@ -486,6 +488,8 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   }
   LLVMDisposeMessage(msg);
   llvm_options_once();
+  if (o->dump_llvm_ir)
+    glow_llvm_dump_ir(c.m, "before");
   /* Two halves on two threads (optimize-halves.c), each with a target machine of its
    * own; not where the module holds the weights (they would be copied to each half). */
   LLVMTargetMachineRef tms[2] = {tm, NULL};
@@ -506,11 +510,11 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   if (getenv("GLOWC_DUMP_LLVM"))
     LLVMDumpModule(c.m);
   if (!c.gpu) {
-    rc = glow_codegen_emit(tm, c.m, LLVMObjectFile, rt.triple, obj, obj_size);
+    rc = glow_llvm_output(tm, c.m, o, &rt, 0, obj, obj_size);
   } else { /* the PTX, into the host's object */
     void *ptx;
     size_t ptx_size;
-    if (!(rc = glow_codegen_emit(tm, c.m, LLVMAssemblyFile, rt.triple, &ptx, &ptx_size)))
+    if (!(rc = glow_llvm_output(tm, c.m, o, &rt, 1, &ptx, &ptx_size)))
       rc = glow_gpu_host_object(tgt, g, p, o, ptx, ptx_size, c.gsteps, c.ngsteps, obj, obj_size);
     free(ptx);
   }
