@@ -178,7 +178,9 @@ static int bad_abi(LLVMTargetMachineRef tm, const char *triple, const char *abi)
 }
 
 void glow_target_module_abi(LLVMModuleRef m, const char *abi) {
-  unsigned n = abi && *abi ? LLVMGetNamedMetadataNumOperands(m, "llvm.module.flags") : 0;
+  if (!abi || !*abi)
+    return;
+  unsigned n = LLVMGetNamedMetadataNumOperands(m, "llvm.module.flags");
   LLVMValueRef *flags = glow_xcalloc(n ? n : 1, sizeof *flags);
   LLVMGetNamedMetadataOperands(m, "llvm.module.flags", flags);
   LLVMContextRef ctx = LLVMGetModuleContext(m);
