@@ -343,6 +343,11 @@ int glow_caffe2_paths(const char *model, const char *init_net, char **predict, c
 /* The graph of an ONNX file or a Caffe2 model; NULL after errors. */
 glow_graph *glow_import_model(const char *model, const char *init_net, const glow_import_options *o);
 
+/* importer/input-names.c: the input names a model (as glow_import_model takes it) declares:
+ * ONNX graph.input, Caffe2 predict_net's external_input; read without decoding the model.
+ * malloc'd, each and the array. @return 0, or -1 after reporting a file that cannot be read. */
+int glow_model_input_names(const char *model, const char *init_net, char ***names, int *n);
+
 /* importer/op-domain.c: the domain an op is taken from */
 /* Whether d is the default domain: NULL, "" or "ai.onnx". */
 int glow_onnx_default_domain(const char *d);
@@ -524,9 +529,19 @@ typedef struct glow_bundle_options {
   int nllvm_compiler_opts;
   const char *const *llvm_compiler_opts; /* -llvm-compiler-opt, in order */
   int verbose;
+  /* -entry: a bundle of several entries (driver/compile-entries.c) */
+  int nentries;                /* > 0: the header declares these entries (entry_name is not used) */
+  const char *const *entries;
+  const char *entries_note;    /* the header comment's lines on them */
+  int module_only;             /* *obj is the optimized module's bitcode, to be linked (codegen/link-entries.c) */
 } glow_bundle_options;
 /* Emits the object file bytes into *obj (malloc'd). */
 int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_options *o, void **obj, size_t *obj_size);
+/* codegen/link-entries.c (-entry): the entries' modules (glow_codegen's bitcode with module_only)
+ * linked into one object, with the dynamic API's config of the union of their inputs and
+ * outputs (u, laid out in the bundle's areas by up). @return 0, or -1 after an error. */
+int glow_codegen_link(const glow_graph *u, const glow_plan *up, const glow_bundle_options *o, void *const *modules,
+                      const size_t *sizes, int n, void **obj, size_t *obj_size);
 
 /* codegen/debug-info.c: -g's listing, <name>.g.txt: a line per step, the lines the DWARF points at. */
 void glow_emit_listing(const glow_graph *g, const glow_plan *p, const glow_bundle_options *o, glow_strbuf *out);

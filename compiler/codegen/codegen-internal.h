@@ -42,6 +42,9 @@ int glow_gpu_host_object(const glow_target *tgt, const glow_graph *g, const glow
                          const glow_bundle_options *o, const char *ptx, size_t ptx_size, const glow_gpu_step *steps,
                          int nsteps, void **obj, size_t *obj_size);
 
+/* codegen/link-entries.c: the module's bitcode (malloc'd into *out), for -entry's link. @return 0. */
+int glow_module_bitcode(LLVMModuleRef m, void **out, size_t *size);
+
 /* codegen/emit-config.c: a constant global, exported under `name`, or private (and
  * unnamed_addr) when local. */
 LLVMValueRef glow_llvm_const_global(LLVMModuleRef m, LLVMValueRef init, const char *name, int local);

@@ -509,7 +509,9 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
     goto done;
   if (getenv("GLOWC_DUMP_LLVM"))
     LLVMDumpModule(c.m);
-  if (!c.gpu) {
+  if (o->module_only) { /* -entry: linked with the other entries' (link-entries.c) */
+    rc = glow_module_bitcode(c.m, obj, obj_size);
+  } else if (!c.gpu) {
     rc = glow_llvm_output(tm, c.m, o, &rt, 0, obj, obj_size);
   } else { /* the PTX, into the host's object */
     void *ptx;

@@ -89,6 +89,8 @@ int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_
                  "// (lower bound for activations: %llu bytes, the largest sum of simultaneously live tensors).\n",
                  (unsigned long long)p->const_size, (unsigned long long)p->mutable_size,
                  (unsigned long long)p->act_size, (unsigned long long)p->act_lower_bound);
+  if (o->entries_note) /* -entry: which entry has which tensors, and how they share the areas */
+    glow_sb_printf(b, "%s", o->entries_note);
   if (o->api_verbose)
     describe_constants(b, g, p);
   glow_sb_printf(b, "\n#ifndef ");
@@ -159,10 +161,11 @@ int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_
   }
   if (o->instrument_ir)
     glow_instrument_header(b);
-  glow_sb_printf(b, "// Bundle entry point (inference function). Returns GLOW_SUCCESS (0)\n"
-                    "// for correct execution or an error code otherwise.\n"
-                    "int %s(uint8_t *constantWeight, uint8_t *mutableWeight, uint8_t *activations);\n\n",
-                 entry);
+  for (int k = 0; k < (o->nentries ? o->nentries : 1); k++)
+    glow_sb_printf(b, "// Bundle entry point (inference function). Returns GLOW_SUCCESS (0)\n"
+                      "// for correct execution or an error code otherwise.\n"
+                      "int %s(uint8_t *constantWeight, uint8_t *mutableWeight, uint8_t *activations);\n\n",
+                   o->nentries ? o->entries[k] : entry);
   glow_sb_printf(b, "#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
   glow_symbol_names_free(sym, nsym);
   return 0;

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "driver/compile-entries.h"
 #include "driver/driver.h"
 #include "driver/image-classifier.h" /* glow_driver_quantize (for driver.h) */
 
@@ -119,7 +120,7 @@ static void remove_made(const char *dir, const char *made) {
 }
 
 /* -dump-ir: the schedule, a step a line: the node, its op, and where each output lives. */
-static void dump_schedule(const glow_graph *g, const glow_plan *p, FILE *f) {
+void glow_driver_dump_schedule(const glow_graph *g, const glow_plan *p, FILE *f) {
   static const char *const areas[] = {"-", "constant", "mutable", "activations"};
   fprintf(f, "; schedule: %d steps; constant %llu, mutable %llu, activations %llu bytes\n", p->norder,
           (unsigned long long)p->const_size, (unsigned long long)p->mutable_size, (unsigned long long)p->act_size);
@@ -179,6 +180,8 @@ static int compile_cached(const glow_driver_options *d) {
 
 /* Compiles; with a key, also stores the bundle in the cache. */
 static int compile_bundle(const glow_driver_options *d, const char *key) {
+  if (d->nentries) /* -entry: several models, an entry each (compile-entries.c) */
+    return glow_driver_compile_entries(d, key);
   double t0 = now();
   glow_graph *g = glow_import_model(d->model, d->init_net, &d->import);
   if (!g)
@@ -213,7 +216,7 @@ static int compile_bundle(const glow_driver_options *d, const char *key) {
   double t2 = now();
   glow_plan_create(g, &plan);
   if (d->dump_ir)
-    dump_schedule(g, &plan, stdout);
+    glow_driver_dump_schedule(g, &plan, stdout);
   if (d->verbose) {
     int live = 0;
     for (int i = 0; i < g->nnodes; i++)

@@ -18,7 +18,10 @@ int main(int argc, char **argv) {
     else
       printf("%s\n", key);
   }
-  else if (!rc && d.dump_profile)
+  else if (!rc && d.dump_profile && d.nentries) {
+    glow_error("-entry", "not with -dump-profile: a profile is one model's; profile each model on its own");
+    rc = -1;
+  } else if (!rc && d.dump_profile)
     rc = glow_driver_profile(&d);
   else if (!rc)
     rc = glow_driver_compile(&d);
