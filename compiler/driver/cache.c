@@ -99,6 +99,15 @@ static int key_custom(glow_sha256_ctx *s, const glow_option *o, const glow_drive
     }
     return 0;
   }
+  if (!strcmp(n, "g")) { /* the object records the listing's folder, as an absolute path */
+    field_str(s, n, b->debug_info ? "1" : "0");
+    if (b->debug_info) {
+      char cwd[4096];
+      field_str(s, "g-folder", d->out_dir[0] == '/' || !getcwd(cwd, sizeof cwd) ? "" : cwd);
+      field_str(s, "g-bundle-folder", d->out_dir);
+    }
+    return 0;
+  }
   if (!strcmp(n, "model-input")) {
     for (int i = 0; i < im->ninputs; i++) {
       char t[96 + 24 * GLOW_MAX_RANK];

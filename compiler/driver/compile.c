@@ -153,12 +153,11 @@ int glow_driver_compile(const glow_driver_options *d) {
 }
 
 static int compile_cached(const glow_driver_options *d) {
-  /* -dump-* ask to watch the compile itself, so they bypass the cache; so do -g (the object
-   * records the bundle folder's path, which the key does not hold) and -instrument-* (files
-   * outside the bundle, and a debug folder's path). */
+  /* -dump-* ask to watch the compile itself, so they bypass the cache; so do -instrument-*
+   * (files outside the bundle folder). -g is cached: its key holds the folder's path. */
   const glow_bundle_options *b = &d->bundle;
   int cached = (d->cache_dir || d->remote_cache) && !d->dot_file && !d->dot_before && !d->dump_graph &&
-               !d->dump_ir && !b->dump_llvm_ir && !b->dump_llvm_asm && !d->passes.dump_after && !b->debug_info &&
+               !d->dump_ir && !b->dump_llvm_ir && !b->dump_llvm_asm && !d->passes.dump_after &&
                !b->instrument_ir && !b->instrument_debug;
   char key[65];
   if (!cached || glow_cache_key(d, key))
