@@ -349,6 +349,15 @@ int glow_driver_compile_entries(const glow_driver_options *d, const char *key) {
       goto done;
   if (make_bundle(d, e, n, &out))
     goto done;
+  if (d->nbundle_objects) { /* the object becomes an archive of it and the user's objects */
+    void *ar = NULL;
+    size_t ar_size = 0;
+    if (glow_bundle_archive(d, out.obj, out.obj_size, &ar, &ar_size))
+      goto done;
+    free(out.obj);
+    out.obj = ar;
+    out.obj_size = ar_size;
+  }
   unsigned w = d->bundle.weights;
   int nfiles = 0;
   glow_bundle_file *files = glow_xmalloc(sizeof *files * (size_t)(6 + n));

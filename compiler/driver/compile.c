@@ -251,6 +251,15 @@ static int compile_bundle(const glow_driver_options *d, const char *key) {
   }
   if (glow_codegen(g, &plan, &bo, &obj, &obj_size))
     goto done;
+  if (d->nbundle_objects) { /* the object becomes an archive of it and the user's objects */
+    void *ar = NULL;
+    size_t ar_size = 0;
+    if (glow_bundle_archive(d, obj, obj_size, &ar, &ar_size))
+      goto done;
+    free(obj);
+    obj = ar;
+    obj_size = ar_size;
+  }
   double t3 = now();
   glow_emit_header(g, &plan, &bo, &hdr);
   if (w & GLOW_WEIGHTS_BIN)

@@ -110,4 +110,11 @@ void glow_dataset_free(glow_dataset *ds);
 /* driver/profile.c: -dump-profile */
 int glow_driver_profile(const glow_driver_options *d);
 
+/* driver/bundle-objects.c: -bundle-objects */
+/* The object file named (a path, or a name in $GLOWC_BUNDLE_OBJECTS_DIR), malloc'd; NULL after an error. */
+char *glow_bundle_object_path(const char *name);
+/* The bundle's object `obj` and every -bundle-objects file as one ar archive (with its
+ * symbol index) in *ar (malloc'd). @return 0, or -1 after an error. */
+int glow_bundle_archive(const glow_driver_options *d, const void *obj, size_t size, void **ar, size_t *ar_size);
+
 #endif
