@@ -94,8 +94,16 @@ static int key_custom(glow_sha256_ctx *s, const glow_option *o, const glow_drive
     for (int i = 0; i < d->nentries; i++) {
       const char *comma = strchr(d->entries[i], ',');
       field(s, "entry", d->entries[i], (size_t)(comma - d->entries[i]));
-      if (field_file(s, "entry-model", comma + 1))
+      char *predict, *init;
+      if (glow_caffe2_paths(comma + 1, NULL, &predict, &init)) { /* a Caffe2 folder: both nets' bytes */
+        int bad = field_file(s, "entry-predict-net", predict) || field_file(s, "entry-init-net", init);
+        free(predict);
+        free(init);
+        if (bad)
+          return -1;
+      } else if (field_file(s, "entry-model", comma + 1)) {
         return -1;
+      }
     }
     return 0;
   }
