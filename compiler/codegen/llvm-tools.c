@@ -81,8 +81,9 @@ static int run_tool(const char *option, char *const *argv, const char *log) {
 }
 
 /* llc's command line for `type` ("obj" or "asm"): the target machine's flags (triple, CPU,
- * features, relocation and code model, ABI, -O3: what the in-process compile uses), then the
- * user's -llvm-compiler-opt (later wins), then the files. */
+ * features, relocation and code model, ABI, -O3 and the one TargetOptions default llc does
+ * not share: what the in-process compile uses), then the user's -llvm-compiler-opt (later
+ * wins), then the files. */
 static int run_llc(const glow_bundle_options *o, const glow_resolved_target *rt, const char *type, const char *in,
                    const char *out, const char *log) {
   static const char *const code_models[] = {NULL, "small", "medium", "large"};
@@ -109,6 +110,7 @@ static int run_llc(const glow_bundle_options *o, const glow_resolved_target *rt,
     argv[n++] = abi;
   }
   argv[n++] = "-O3";
+  argv[n++] = "-enable-no-trapping-fp-math"; /* the target machine's default, not llc's (Arm's FP attributes) */
   for (int i = 0; i < o->nllvm_compiler_opts; i++)
     argv[n++] = (char *)o->llvm_compiler_opts[i];
   argv[n++] = (char *)in;

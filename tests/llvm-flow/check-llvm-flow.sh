@@ -136,5 +136,17 @@ arm-float-abi) # Glow's -float-abi on a Cortex-M7: hard passes floats in VFP reg
     *) grep -q FP_arch "$work/$abi.attrs" && [ "$fpu" -gt 0 ] || fail "$abi: the FPU is not used" ;;
     esac
   done ;;
+api-verbose) # -bundle-api-verbose: the header's comment also lists the constant weights, as Glow's does
+  compile "$work/plain" -mcpu=baseline
+  compile "$work/verbose" -mcpu=baseline -bundle-api-verbose
+  ! grep -q 'Constant weights' "$work/plain/digits.h" || fail "constants listed without -bundle-api-verbose"
+  diff "$work/plain/digits.h" "$work/verbose/digits.h" | grep '^[<>]' | grep -v '^> //' &&
+    fail "-bundle-api-verbose changed more than the comment"
+  size=$(sed -n 's|^// Memory: constant weights \([0-9]*\) bytes.*|\1|p' "$work/verbose/digits.h")
+  # each constant inside the area, after the one before it: offset >= the previous end
+  sed -n 's|^//   "\(.*\)": \(.*\), offset \([0-9]*\), \([0-9]*\) bytes$|\3 \4 \1|p' "$work/verbose/digits.h" >"$work/c"
+  awk -v size="$size" '$1 < end || $1 + $2 > size { print "bad: " $0; bad = 1 } { end = $1 + $2 }
+    END { if (NR < 4) { print NR " constants"; bad = 1 } exit bad }' "$work/c" || fail "constants listed wrong"
+  echo "ok: $(wc -l <"$work/c") constants in $size bytes, e.g. $(head -1 "$work/c")" ;;
 *) fail "unknown case $case_name" ;;
 esac
