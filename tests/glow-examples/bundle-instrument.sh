@@ -9,7 +9,7 @@
 #   bundle-instrument.sh <model-compiler> <generated dir> <work dir>
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-model_compiler=$1 gen=$2 work=$3
+model_compiler=$(abspath "$1") gen=$(abspath "$2") work=$(abspath "$3")
 
 # The CMake variables of Glow's bundle_instrument/CMakeLists.txt.
 GLOW_BINARY_DIR=$work

@@ -6,6 +6,14 @@ CLIENTS=$HERE/clients
 CXX=${CXX:-c++}
 CC=${CC:-cc}
 
+# abspath <path>: the scripts cd into Glow's folders, so relative arguments are made absolute.
+abspath() {
+  case $1 in
+    /*) echo "$1" ;;
+    *) echo "$PWD/$1" ;;
+  esac
+}
+
 # step <what> <command...>: runs the command, echoed as a Glow build would, with its time.
 step() {
   local what=$1 t0 t1

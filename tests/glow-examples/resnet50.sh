@@ -8,7 +8,7 @@
 #   resnet50.sh <model-compiler> <image-classifier> <generated dir> <work dir>
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-model_compiler=$1 image_classifier=$2 gen=$3 work=$4
+model_compiler=$(abspath "$1") image_classifier=$(abspath "$2") gen=$(abspath "$3") work=$(abspath "$4")
 
 # The CMake variables of Glow's resnet50/CMakeLists.txt.
 GLOW_BINARY_DIR=$work
