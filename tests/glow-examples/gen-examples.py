@@ -14,8 +14,9 @@ Writes, for each named example (all when none are named):
   <out_dir>/lenet_mnist/model.onnx                              its ONNX twin
   <out_dir>/lenet_mnist/images/<digit>_<index>.png              held-out digits, 28x28 grey, 8 bits
   <out_dir>/resnet50/resnet50/{predict_net,init_net}.pb         torchvision resnet50, random weights
-                                (seeded; see distinct_classes()), a Softmax added;
-                                input "gpu_0/data" [1,3,224,224], output "gpu_0/softmax"
+                                (seeded), BatchNorm statistics and a classifier fitted to the photos
+                                (see fit_classifier()), a Softmax added; input "gpu_0/data"
+                                [1,3,224,224], output "gpu_0/softmax"
   <out_dir>/resnet50/model.onnx                                 its ONNX twin
   <out_dir>/resnet50/images/<photo>.png                         photos installed with scikit-learn
                                 (china, flower) and SciPy (face), scaled and cropped to 224x224 RGB
@@ -27,6 +28,7 @@ Writes, for each named example (all when none are named):
                                 <ORT top-2 prob> <label>" (label: the digit, or - for photos),
                                 ONNX Runtime on the input as Glow's example programs make it from the
                                 PNG (values/255, i.e. -image-mode=0to1; resnet50 in BGR order, NCHW)
+  <out_dir>/<example>/ort/                                      ORT's inputs and outputs
 
 Needs what tests/caffe2/gen-caffe2.py needs (torch, torchvision, onnx, sklearn, scipy, protoc-c,
 node and onnxruntime-node). Two runs write the same bytes.
