@@ -208,13 +208,13 @@ int glow_classify_model(glow_classify *c) {
     glow_error(d->model, "input '%s' is %s: image-classifier feeds float images", v->name, glow_dtype_name(v->dt));
     return -1;
   }
-  if (d->dump_profile || (!c->topk && !c->co->nexpected))
+  if (d->dump_profile || (!d->topk && !d->nexpected))
     return 0;
-  if ((c->output = find_output(g, c->co->output_name, d->model)) < 0 ||
+  if ((c->output = find_output(g, d->output_name, d->model)) < 0 ||
       check_output(&g->vals[g->outputs[c->output]], c->batch, d->model, &c->nlabels))
     return -1;
-  if (c->topk > c->nlabels) {
-    glow_error("-topk", "%d labels asked for, but output '%s' has %lld", c->topk, g->vals[g->outputs[c->output]].name,
+  if (d->topk > c->nlabels) {
+    glow_error("-topk", "%d labels asked for, but output '%s' has %lld", d->topk, g->vals[g->outputs[c->output]].name,
                (long long)c->nlabels);
     return -1;
   }

@@ -64,22 +64,23 @@ static void softmax(float *x, int64_t n) {
 
 /* The labels of image i of the batch in out; returns 1 if -expected-labels misses. */
 static int print_image(glow_classify *c, const glow_tensor *out, int i, int index, glow_label *top, float *scores) {
+  const glow_driver_options *d = c->d;
   for (int64_t l = 0; l < c->nlabels; l++)
     scores[l] = (float)glow_elem_get(out->dt, out->data, i * c->nlabels + l);
-  if (c->co->compute_softmax)
+  if (d->compute_softmax)
     softmax(scores, c->nlabels);
-  if (!c->topk)
+  if (!d->topk)
     return 0;
   const char *file = c->images[index];
-  glow_top_k(scores, c->nlabels, c->topk, top);
-  glow_print_labels(stdout, file, top, c->topk, c->co->label_offset);
-  if (!c->co->nexpected)
+  glow_top_k(scores, c->nlabels, d->topk, top);
+  glow_print_labels(stdout, file, top, d->topk, d->label_offset);
+  if (!d->nexpected)
     return 0;
-  int want = c->co->expected[index];
-  for (int k = 0; k < c->topk; k++)
-    if (top[k].index - c->co->label_offset == want)
+  int want = d->expected[index];
+  for (int k = 0; k < d->topk; k++)
+    if (top[k].index - d->label_offset == want)
       return 0;
-  printf(" File: %s doesn't match index: %d in the top %d pairs\n", file, want, c->topk);
+  printf(" File: %s doesn't match index: %d in the top %d pairs\n", file, want, d->topk);
   return 1;
 }
 
@@ -98,7 +99,7 @@ int glow_classify_run(glow_classify *c) {
   glow_tensor in = {v->dt, v->rank, {0}, glow_xcalloc(1, glow_value_bytes(v) + 1)};
   memcpy(in.dims, v->dims, sizeof in.dims);
   glow_tensor *outs = glow_xcalloc((size_t)g->noutputs + 1, sizeof *outs);
-  glow_label *top = glow_xcalloc((size_t)c->topk + 1, sizeof *top);
+  glow_label *top = glow_xcalloc((size_t)c->d->topk + 1, sizeof *top);
   float *scores = glow_xcalloc((size_t)c->nlabels + 1, sizeof *scores);
   int misses = 0, rc = 0;
   double t0 = now();

@@ -10,7 +10,6 @@
 
 #include "driver/compile-entries.h"
 #include "driver/driver.h"
-#include "driver/image-classifier.h" /* glow_driver_quantize (for driver.h) */
 
 static double now(void) {
   struct timespec ts;

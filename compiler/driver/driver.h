@@ -1,4 +1,4 @@
-/* The model-compiler / glowc front end. */
+/* The tools' front ends: model-compiler (glowc), model-profiler and image-classifier. */
 #ifndef GLOW_DRIVER_H
 #define GLOW_DRIVER_H
 
@@ -52,9 +52,17 @@ typedef struct glow_driver_options {
   const char *image_mode;          /* -image-mode / -i: 0to1, neg1to1, 0to255, neg128to127, ... */
   const char *image_layout;        /* -image-layout: NCHW or NHWC */
   const char *image_channel_order; /* -image-channel-order: BGR or RGB */
+  const char *image_list;          /* -input-image-list-file: one image path a line */
   const char *model_input_name;    /* -model-input-name: the input the images feed */
-  int minibatch;                   /* -minibatch: images per run (0: all at once) */
-  int topk;                        /* -topk: labels printed per image (0: Glow's default) */
+  const char *mean, *stddev;       /* -mean, -stddev: "v[,v,v]", checked by driver/image-tensor.c */
+  int imagenet;                    /* -use-imagenet-normalization */
+  int minibatch;                   /* -minibatch: images per run (default 1; 0: all at once) */
+  int topk;                        /* -topk: labels printed per image (default 1; 0: none) */
+  const char *output_name;         /* -output-name: the output whose labels are printed */
+  int compute_softmax;             /* -compute-softmax */
+  int label_offset;                /* -label-offset: subtracted from each printed label */
+  int nexpected;
+  int *expected;                   /* -expected-labels: one label per image */
   char *owned_name, *owned_triple, *owned_features, *owned_keep, *owned_entry;
   glow_driver_tool tool;     /* the tool parsing (some options differ) */
 } glow_driver_options;
@@ -109,6 +117,23 @@ void glow_dataset_free(glow_dataset *ds);
 
 /* driver/profile.c: -dump-profile */
 int glow_driver_profile(const glow_driver_options *d);
+/* The calibration samples of a profile: model-profiler's tensors, image-classifier's images. */
+typedef struct glow_sample_source {
+  int nsamples;
+  /* Sample s's tensors into in[] (one per graph input, sized and typed as it). @return 0 or -1. */
+  int (*read)(void *ctx, int s, const glow_graph *g, glow_tensor *in);
+  /* Names sample s (its files) for a message. */
+  void (*name)(void *ctx, int s, const glow_graph *g, glow_strbuf *out);
+  void *ctx;
+} glow_sample_source;
+/* The profile of g over every sample, written to d->dump_profile only when all ran. */
+int glow_driver_profile_samples(const glow_driver_options *d, const glow_graph *g, const glow_sample_source *src);
+/* The directory of a -dump-profile file exists and is writable. @return 0, or -1 after an error. */
+int glow_driver_profile_check_output(const char *path);
+
+/* driver/quantize-graph.c */
+/* -load-profile on g (after the graph passes): loaded, checked, quantized, packed. */
+int glow_driver_quantize(glow_graph *g, const glow_driver_options *d);
 
 /* driver/bundle-objects.c: -bundle-objects */
 /* The object file named (a path, or a name in $GLOWC_BUNDLE_OBJECTS_DIR), malloc'd; NULL after an error. */

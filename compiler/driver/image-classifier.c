@@ -74,12 +74,12 @@ static int list_file(path_list *l, const char *file) {
   return 0;
 }
 
-static int list_images(const glow_driver_options *d, const glow_classifier_options *co, path_list *l) {
+static int list_images(const glow_driver_options *d, path_list *l) {
   for (int i = 0; i < d->nimages; i++)
     add_path(l, glow_xstrdup(d->images[i]));
   if (d->input_image_dir && list_dir(l, d->input_image_dir))
     return -1;
-  if (co->image_list && list_file(l, co->image_list))
+  if (d->image_list && list_file(l, d->image_list))
     return -1;
   if (!l->n) {
     glow_error(NULL, "no images: list PNG files on the command line, or give -input-image-dir=<dir> (see -help)");
@@ -114,8 +114,7 @@ static int check_images(glow_classify *c) {
 /* The option values that do not need the images. */
 static int check_options(glow_classify *c) {
   const glow_driver_options *d = c->d;
-  const glow_classifier_options *co = c->co;
-  int rc = glow_image_prep_parse(d, co, &c->prep);
+  int rc = glow_image_prep_parse(d, &c->prep);
   if (d->ndatasets) {
     glow_error("-input-dataset", "image-classifier's samples are the images: for tensors use model-profiler");
     rc = -1;
@@ -134,22 +133,20 @@ static int classify(glow_classify *c) {
   path_list l = {0};
   int rc = check_options(c);
   if (!rc)
-    rc = list_images(c->d, c->co, &l);
+    rc = list_images(c->d, &l);
   c->nimages = l.n;
   c->images = (const char **)l.paths;
-  int mb = c->co->minibatch_given ? c->d->minibatch : 1; /* Glow's default: one image a run */
-  c->batch = mb ? mb : c->nimages;
+  c->batch = c->d->minibatch ? c->d->minibatch : c->nimages;
   if (!rc && c->nimages % c->batch) {
     glow_error("-minibatch", "%d images are not a multiple of the minibatch (%d): add or drop images, or pick "
                "another -minibatch (0: all in one batch)", c->nimages, c->batch);
     rc = -1;
   }
-  if (!rc && c->co->nexpected && c->co->nexpected != c->nimages) {
-    glow_error("-expected-labels", "%d labels for %d images: give one label per image", c->co->nexpected,
+  if (!rc && c->d->nexpected && c->d->nexpected != c->nimages) {
+    glow_error("-expected-labels", "%d labels for %d images: give one label per image", c->d->nexpected,
                c->nimages);
     rc = -1;
   }
-  c->topk = c->co->topk_zero ? 0 : c->d->topk ? c->d->topk : 1;
   if (!rc)
     rc = check_images(c);
   if (!rc)
@@ -164,24 +161,17 @@ static int classify(glow_classify *c) {
 }
 
 int main(int argc, char **argv) {
-  glow_classifier_options co;
   glow_driver_options d;
-  int nargc;
-  char **nargv;
-  int bad = glow_classifier_prescan(argc, argv, &nargc, &nargv, &co);
-  int rc = glow_driver_parse(GLOW_TOOL_CLASSIFIER, nargc, nargv, &d);
-  if (!rc && !bad && d.help) {
+  int rc = glow_driver_parse(GLOW_TOOL_CLASSIFIER, argc, argv, &d);
+  if (!rc && d.help) {
     glow_driver_usage(GLOW_TOOL_CLASSIFIER, stdout);
-    glow_classifier_usage(stdout);
-  } else if (!rc && !bad && d.version) {
+  } else if (!rc && d.version) {
     printf("glowc %s\n", GLOWC_VERSION);
-  } else if (!rc && !bad) {
-    glow_classify c = {.d = &d, .co = &co};
+  } else if (!rc) {
+    glow_classify c = {.d = &d};
     rc = classify(&c);
   }
   glow_driver_options_free(&d);
-  glow_classifier_options_free(&co);
-  free(nargv);
   /* Glow's exit status: the -expected-labels misses (capped: a status is 8 bits). */
-  return rc < 0 || bad ? 1 : rc > 255 ? 255 : rc;
+  return rc < 0 ? 1 : rc > 255 ? 255 : rc;
 }

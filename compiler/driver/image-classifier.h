@@ -6,28 +6,6 @@
 
 #include "driver/driver.h"
 
-/* driver/classifier-options.c: the options the shared parser does not take yet
- * (to move into the options table), read before it runs. */
-typedef struct glow_classifier_options {
-  const char *mean, *stddev;  /* -mean, -stddev: "v,v,v" (one list: one input) */
-  int imagenet;               /* -use-imagenet-normalization */
-  int compute_softmax;        /* -compute-softmax */
-  int label_offset;           /* -label-offset */
-  int nexpected;
-  int *expected;              /* -expected-labels, one per image */
-  const char *output_name;    /* -output-name: the output whose labels are printed */
-  const char *image_list;     /* -input-image-list-file: one image path a line */
-  int minibatch_given;        /* -minibatch was given (Glow's default is 1) */
-  int topk_zero;              /* -topk=0: nothing printed per image */
-  glow_driver_options quant;  /* -load-profile and the quantization options, parsed here */
-} glow_classifier_options;
-/* Takes those options out of argv (into *nargv, argv's other entries in order) and
- * refuses Glow's options glowc does not implement, saying what to use.
- * @return 0, or -1 after errors. */
-int glow_classifier_prescan(int argc, char **argv, int *nargc, char ***nargv, glow_classifier_options *co);
-void glow_classifier_options_free(glow_classifier_options *co);
-void glow_classifier_usage(FILE *f);
-
 /* driver/png-image.c */
 typedef struct glow_image {
   int64_t h, w;
@@ -48,7 +26,7 @@ typedef struct glow_image_prep {
   int mean_given, std_given; /* -mean, -stddev given: their counts must match the channels */
 } glow_image_prep;
 /* The option values checked. @return 0, or -1 after errors naming the option and its values. */
-int glow_image_prep_parse(const glow_driver_options *d, const glow_classifier_options *co, glow_image_prep *p);
+int glow_image_prep_parse(const glow_driver_options *d, glow_image_prep *p);
 /* The input shape of n images like img: [n, C, H, W] or [n, H, W, C]. */
 void glow_image_prep_shape(const glow_image_prep *p, const glow_image *img, int64_t n, int64_t dims[4]);
 /* -mean/-stddev fit img's channels. @return 0, or -1 after "-mean: error: ...". */
@@ -67,13 +45,11 @@ void glow_print_labels(FILE *f, const char *file, const glow_label *top, int k, 
 /* driver/classify-model.c, driver/classify-run.c: one image-classifier run */
 typedef struct glow_classify {
   glow_driver_options *d;
-  const glow_classifier_options *co;
   glow_image_prep prep;
   int nimages;
   const char **images; /* the files, in order */
   glow_image first;    /* the first image's size and channels: every image's */
   int batch;           /* images per run */
-  int topk;            /* labels printed per image (0: none) */
   glow_graph *g;       /* the model, after glow_classify_model */
   int input, output;   /* its image input and labels output (indices into g->inputs, g->outputs) */
   int64_t nlabels;
@@ -85,22 +61,5 @@ void glow_classify_print_model(FILE *f, const glow_driver_options *d);
 /* Every batch through the interpreter: the labels printed, or the profile written.
  * @return the -expected-labels misses (0 or more), or -1 after an error. */
 int glow_classify_run(glow_classify *c);
-
-/* driver/profile.c, driver/quantize-graph.c: shared with model-compiler and
- * model-profiler (to move into driver.h) */
-typedef struct glow_sample_source {
-  int nsamples;
-  /* Sample s's tensors into in[] (one per graph input, sized and typed as it). @return 0 or -1. */
-  int (*read)(void *ctx, int s, const glow_graph *g, glow_tensor *in);
-  /* Names sample s (its files) for a message. */
-  void (*name)(void *ctx, int s, const glow_graph *g, glow_strbuf *out);
-  void *ctx;
-} glow_sample_source;
-/* The profile of g over every sample, written to d->dump_profile only when all ran. */
-int glow_driver_profile_samples(const glow_driver_options *d, const glow_graph *g, const glow_sample_source *src);
-/* The directory of a -dump-profile file exists and is writable. @return 0, or -1 after an error. */
-int glow_driver_profile_check_output(const char *path);
-/* -load-profile on g (after the graph passes): loaded, checked, quantized, packed. */
-int glow_driver_quantize(glow_graph *g, const glow_driver_options *d);
 
 #endif

@@ -43,7 +43,7 @@ static int parse_floats(const char *opt, const char *v, float *out, int *n) {
   }
 }
 
-int glow_image_prep_parse(const glow_driver_options *d, const glow_classifier_options *co, glow_image_prep *p) {
+int glow_image_prep_parse(const glow_driver_options *d, glow_image_prep *p) {
   memset(p, 0, sizeof *p);
   int bad = 0;
   p->lo = 0;
@@ -76,25 +76,25 @@ int glow_image_prep_parse(const glow_driver_options *d, const glow_classifier_op
   p->mean[0] = p->mean[1] = p->mean[2] = 0;
   p->std[0] = p->std[1] = p->std[2] = 1;
   p->nmean = p->nstd = 3;
-  if (co->imagenet && (co->mean || co->stddev)) {
+  if (d->imagenet && (d->mean || d->stddev)) {
     glow_error("-use-imagenet-normalization", "cannot be used with -mean or -stddev (it sets both)");
     bad = 1;
-  } else if (co->imagenet) {
+  } else if (d->imagenet) {
     memcpy(p->mean, imagenet_mean, sizeof p->mean);
     memcpy(p->std, imagenet_std, sizeof p->std);
   }
-  if (co->mean)
-    bad |= parse_floats("-mean", co->mean, p->mean, &p->nmean);
-  if (co->stddev) {
-    bad |= parse_floats("-stddev", co->stddev, p->std, &p->nstd);
+  if (d->mean)
+    bad |= parse_floats("-mean", d->mean, p->mean, &p->nmean);
+  if (d->stddev) {
+    bad |= parse_floats("-stddev", d->stddev, p->std, &p->nstd);
     for (int c = 0; !bad && c < p->nstd; c++)
       if (p->std[c] == 0) {
-        glow_error("-stddev", "'%s' has a zero deviation (each channel is divided by its value)", co->stddev);
+        glow_error("-stddev", "'%s' has a zero deviation (each channel is divided by its value)", d->stddev);
         bad = 1;
       }
   }
-  p->mean_given = co->mean != NULL;
-  p->std_given = co->stddev != NULL;
+  p->mean_given = d->mean != NULL;
+  p->std_given = d->stddev != NULL;
   return bad ? -1 : 0;
 }
 

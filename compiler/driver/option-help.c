@@ -36,7 +36,24 @@ static const char *intro_classifier =
     "\n"
     "Classifies PNG images with a model run in glowc's reference interpreter and prints\n"
     "each image's top labels as Glow's image-classifier does; with -dump-profile it\n"
-    "writes the quantization profile of the model over the images instead.\n";
+    "writes the quantization profile of the model over the images instead.\n"
+    "\n"
+    "Images: PNG, grey (one channel) or colour (RGB; alpha is dropped); palette, 1-16-bit\n"
+    "and interlaced PNGs are converted to 8-bit grey or RGB. Every image must have the\n"
+    "size and channels of the model's input. The images are those listed on the command\n"
+    "line, then those of -input-image-dir, then those of -input-image-list-file; each\n"
+    "run of the model in glowc's reference interpreter takes -minibatch of them\n"
+    "(compiled bundles: model-compiler). For a Caffe2 model the input is float[N,C,H,W]\n"
+    "(or [N,H,W,C]) from the images; an ONNX model's input must have that shape, its\n"
+    "batch dimension aside. The output must have the batch first and one other\n"
+    "dimension above 1 (the labels).\n"
+    "\n"
+    "Each image prints \" File: <path>\\tLabel-K1: <label> (probability: <score>)\", and a\n"
+    "line per further label, as Glow prints them, after \"Model: <dir>\" and \"Running 1\n"
+    "thread(s).\". With -dump-profile the images are the calibration samples (one per\n"
+    "run) and nothing is printed per image; the profile is written only when every run\n"
+    "ended, in model-profiler's format: compile with the same -model-input shape. With\n"
+    "-load-profile the model is quantized first, as model-compiler quantizes it.\n";
 
 /* One option: "  -name=<meta>" in a 30-column field, then its help, lines aligned. */
 static void print_option(const glow_option *o, FILE *f) {

@@ -349,6 +349,33 @@ int glow_opt_instrument_debug_format(glow_driver_options *d, const char *v) {
   return -1;
 }
 
+/* image-classifier feeds one input, so one list (Glow's takes a comma list, a file per input). */
+int glow_opt_image_list(glow_driver_options *d, const char *v) {
+  if (d->image_list || strchr(v, ',')) {
+    glow_error("-input-image-list-file", "one list file (image-classifier feeds one input)");
+    return -1;
+  }
+  d->image_list = v;
+  return 0;
+}
+
+/* Glow's comma list of labels (non-negative integers), repeatable: appended in order. */
+int glow_opt_expected_labels(glow_driver_options *d, const char *v) {
+  for (const char *s = v;;) {
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (end == s || x < 0 || x > 1L << 30 || (*end && *end != ',')) {
+      glow_error("-expected-labels", "'%s' is not a comma list of labels (non-negative integers)", v);
+      return -1;
+    }
+    d->expected = glow_xrealloc(d->expected, sizeof *d->expected * (size_t)(d->nexpected + 1));
+    d->expected[d->nexpected++] = (int)x;
+    if (!*end)
+      return 0;
+    s = end + 1;
+  }
+}
+
 int glow_opt_verbose(glow_driver_options *d, const char *v) {
   (void)v;
   d->verbose = d->passes.verbose = d->bundle.verbose = 1;

@@ -78,6 +78,8 @@ int glow_opt_keep_precision(glow_driver_options *d, const char *v);
 int glow_opt_bundle_objects(glow_driver_options *d, const char *v);
 int glow_opt_llvm_compiler_opt(glow_driver_options *d, const char *v);
 int glow_opt_instrument_debug_format(glow_driver_options *d, const char *v);
+int glow_opt_image_list(glow_driver_options *d, const char *v);
+int glow_opt_expected_labels(glow_driver_options *d, const char *v);
 int glow_opt_verbose(glow_driver_options *d, const char *v);
 
 #endif

@@ -100,12 +100,16 @@ static int parse_args(glow_driver_tool tool, int argc, char **argv, glow_driver_
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a[0] != '-' || !a[1]) {
-      if (tool == GLOW_TOOL_CLASSIFIER) {
+      if (tool == GLOW_TOOL_CLASSIFIER && strcmp(a, "-")) {
         d->images = glow_xrealloc(d->images, sizeof *d->images * (size_t)(d->nimages + 1));
         d->images[d->nimages++] = a;
         continue;
       }
-      glow_error(NULL, "unexpected argument '%s': options start with '-', e.g. -model=%s (see -help)", a, a);
+      if (tool == GLOW_TOOL_CLASSIFIER)
+        glow_error("-", "Glow's streaming mode (file names read from stdin) is not supported: list the images on "
+                        "the command line or give -input-image-dir");
+      else
+        glow_error(NULL, "unexpected argument '%s': options start with '-', e.g. -model=%s (see -help)", a, a);
       bad = 1;
       continue;
     }
@@ -231,6 +235,20 @@ static int glow_arch(glow_driver_options *d) {
   return -1;
 }
 
+/* The quantization options (model-compiler, image-classifier) need -load-profile. @return 0 or -1. */
+static int check_quant(const glow_driver_options *d) {
+  if (d->quant_set && !d->load_profile) {
+    glow_error("-load-profile", "the quantization options need a profile: pass -load-profile=<file.yml> (see -help)");
+    return -1;
+  }
+  if (d->quant.int16 && d->quant.calibration_kl) {
+    glow_error("-quantization-calibration", "KL picks ranges for 8 bits (a profile's histograms have too few bins "
+                                            "for int16's 65536 steps): use it with -quantization-precision=Int8");
+    return -1;
+  }
+  return 0;
+}
+
 /* What the options mean together, and the defaults. @return 0 or -1. */
 static int finish(glow_driver_tool tool, glow_driver_options *d, const unsigned char *given) {
   int mc = tool == GLOW_TOOL_COMPILER;
@@ -249,7 +267,7 @@ static int finish(glow_driver_tool tool, glow_driver_options *d, const unsigned 
     return -1;
   }
   if (tool == GLOW_TOOL_CLASSIFIER)
-    return 0;
+    return check_quant(d);
   if (!d->dump_profile && !mc) {
     glow_error(NULL, "no profile file given: pass -dump-profile=<file.yml> (see -help)");
     return -1;
@@ -270,15 +288,8 @@ static int finish(glow_driver_tool tool, glow_driver_options *d, const unsigned 
     glow_error(NULL, "no output directory given: pass -emit-bundle=<dir> (see -help)");
     return -1;
   }
-  if (d->quant_set && !d->load_profile) {
-    glow_error("-load-profile", "the quantization options need a profile: pass -load-profile=<file.yml> (see -help)");
+  if (check_quant(d))
     return -1;
-  }
-  if (d->quant.int16 && d->quant.calibration_kl) {
-    glow_error("-quantization-calibration", "KL picks ranges for 8 bits (a profile's histograms have too few bins "
-                                            "for int16's 65536 steps): use it with -quantization-precision=Int8");
-    return -1;
-  }
   if (!d->cache_dir && getenv("GLOWC_CACHE_DIR") && *getenv("GLOWC_CACHE_DIR"))
     d->cache_dir = getenv("GLOWC_CACHE_DIR");
   if (!d->bundle.network_name)
@@ -323,6 +334,8 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
   memset(d, 0, sizeof *d);
   d->tool = tool;
   d->bundle.target.pic = -1;
+  if (tool == GLOW_TOOL_CLASSIFIER)
+    d->minibatch = d->topk = 1; /* Glow's defaults: one image a run, one label printed */
   unsigned char *given = glow_xcalloc((size_t)glow_noptions, 1);
   int bad = parse_args(tool, argc, argv, d, given);
   if (!bad && glow_check_disabled_passes(&d->passes))
@@ -366,6 +379,7 @@ void glow_driver_options_free(glow_driver_options *d) {
   free(d->bind);
   free(d->datasets);
   free(d->images);
+  free(d->expected);
   free(d->entries);
   free(d->owned_name);
   free(d->owned_triple);

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "driver/driver.h"
-#include "driver/image-classifier.h" /* glow_driver_profile_samples (for driver.h) */
 #include "quant/quant.h"
 
 static double now(void) {

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "driver/driver.h"
-#include "driver/image-classifier.h" /* glow_driver_quantize (for driver.h) */
 
 int glow_driver_quantize(glow_graph *g, const glow_driver_options *d) {
   glow_profile *p = glow_profile_load(d->load_profile);

@@ -461,6 +461,10 @@ def case_options(args):
         (["-dump-profile=p.yml", "-load-profile=p.yml"], r"-dump-profile: error: cannot be given with -load-profile"),
         (["-dump-profile=/nonexistent/p.yml"], r"cannot write the -dump-profile file"),
         (["-"], r"streaming mode .* is not supported"),
+        (["-label-offset=-1"], r"-label-offset: error: '-1' is not a whole number from 0 to"),
+        (["-expected-labels=1,x"], r"-expected-labels: error: '1,x' is not a comma list of labels"),
+        (["-mattr=+avx2"], r"-mattr: error: .*code generation options belong to model-compiler"),
+        (["-enable-rowwise"], r"-load-profile: error: the quantization options need a profile"),
     ]
     for opts, pattern in checks:
         err = run(args, [args.ic, img, "-m=" + model, *opts], expect_rc=1).stderr
@@ -473,6 +477,11 @@ def case_options(args):
     for want in ("reference interpreter", "-image-mode", "-minibatch", "-mean=", "-emit-bundle"):
         if want not in help_text:
             fail("-help does not mention %r" % want)
+    # Glow's options listed once, under OPTIONS (the table's), not in a second list.
+    options = help_text.split("\nOPTIONS:\n")[1].split("\n\n")[0]
+    for want in ("-label-offset=<N>", "-expected-labels=", "-input-image-list-file=", "-compute-softmax"):
+        if options.count("\n  " + want) != 1:
+            fail("-help's OPTIONS do not list %r once:\n%s" % (want, help_text))
     print("options: %d refusals and bad values say what to do; -help names the interpreter" % (len(checks) + 1))
 
 
