@@ -45,6 +45,17 @@ static int emit_same(glow_c2 *c, const glow_c2_op *op) {
   return glow_c2_infer(c, glow_c2_node(c, op, kind, NULL, (int)op->def->n_input, in, 1, &y));
 }
 
+/* Sum of two blobs (ResNet's shortcuts) is an Add, which int8 quantization takes; of more, a Sum. */
+static int emit_sum(glow_c2 *c, const glow_c2_op *op) {
+  if (op->def->n_input != 2)
+    return emit_same(c, op);
+  int in[2];
+  if (inputs(c, op, in))
+    return -1;
+  int y = glow_c2_out(c, op, 0);
+  return glow_c2_infer(c, glow_c2_node(c, op, GLOW_OP_ADD, NULL, 2, in, 1, &y));
+}
+
 /* Dropout (is_test=1) is the identity; its mask is not computed. */
 static int emit_dropout(glow_c2 *c, const glow_c2_op *op) {
   int64_t is_test;
@@ -200,7 +211,7 @@ static const glow_c2_op_info ops[] = {
     {"Abs", "Abs", 1, 1, 1, 1, emit_same},
     {"Clip", NULL, 1, 1, 1, 1, emit_clip},
     {"Scale", NULL, 1, 1, 1, 1, emit_scale},
-    {"Sum", "Sum", 1, ANY, 1, 1, emit_same},
+    {"Sum", "Sum", 1, ANY, 1, 1, emit_sum},
     {"Add", "Add", 2, 2, 1, 1, emit_binary},
     {"Sub", "Sub", 2, 2, 1, 1, emit_binary},
     {"Mul", "Mul", 2, 2, 1, 1, emit_binary},
