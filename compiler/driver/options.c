@@ -87,6 +87,15 @@ static void report_unknown(glow_driver_tool tool, const char *arg, const char *n
       return;
     }
   }
+  for (glow_driver_tool t = GLOW_TOOL_COMPILER; t <= GLOW_TOOL_CLASSIFIER; t++) {
+    const glow_option *o = t != tool ? glow_option_find(t, name) : NULL;
+    if (o && o->kind == GLOW_OPT_REFUSED) { /* Glow's, refused by the other tools: say why */
+      char opt[140];
+      snprintf(opt, sizeof opt, "-%s", o->name);
+      glow_error(opt, "Glow's option, which glowc does not take: %s", o->values);
+      return;
+    }
+  }
   const char *near = glow_option_closest(tool, name);
   if (near)
     glow_error(NULL, "unknown option '%s' (did you mean -%s? see -help)", arg, near);
@@ -224,6 +233,8 @@ static int glow_arch(glow_driver_options *d) {
   const char *cpu = t->cpu ? t->cpu : "";
   if (!strncmp(cpu, "cortex-m4", 9) || !strncmp(cpu, "cortex-m7", 9)) {
     t->triple = "thumbv7em-none-eabihf";
+    if (!d->float_abi_glow) /* Glow's arm triple has no environment: soft-float calls, FPU used */
+      d->float_abi_glow = "soft";
     return 0;
   }
   if (!*cpu)
