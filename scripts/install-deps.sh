@@ -29,6 +29,10 @@ cross_packages=(
 if [ "$build_only" -eq 0 ]; then
   packages+=("${cross_packages[@]}")
   packages+=(python3-numpy python3-onnx python3-torch python3-torchvision python3-sklearn)
+  # tests/glow-examples: its photos are scikit-learn's sample images (read with Pillow) and SciPy's face.
+  packages+=(python3-pil python3-scipy)
+  # tests/glow-debug: gdb breaks in a -g bundle's steps.
+  packages+=(gdb)
   # tests/caffe2: Caffe2 NetDefs written from message classes made of caffe2.proto (python3-onnx has it too).
   packages+=(python3-protobuf)
   # Sanitizers and libFuzzer for clang (the `sanitize` tests: an ASan+UBSan build, the fuzzers).
