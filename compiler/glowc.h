@@ -188,6 +188,10 @@ void glow_sb_free(glow_strbuf *b);
 
 /* util/read-file.c: a whole file, 0-terminated (malloc'd); -1 after reporting why not. */
 int glow_read_file(const char *path, uint8_t **data, size_t *size);
+/* util/run-tool.c: runs argv (argv[0] found through PATH when it has no '/'; no shell), its
+ * output into the file `log`, printed to stderr when it succeeds (warnings).
+ * @return 0, or -1 after an error naming `option`, the command, its exit status and output. */
+int glow_run_tool(const char *option, char *const *argv, const char *log);
 /* util/npy.c: a NumPy .npy array (little-endian, C order); data points into file. */
 typedef struct glow_npy {
   glow_dtype dt;

@@ -2,12 +2,9 @@
  * runs them, in a private temporary folder that is removed afterwards. */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <llvm-c/BitReader.h>
@@ -16,7 +13,6 @@
 
 #include "codegen/llvm-output.h"
 
-extern char **environ;
 
 static char *path_in(const char *dir, const char *name, const char *suffix) {
   size_t n = strlen(dir) + strlen(name) + strlen(suffix) + 2;
@@ -38,46 +34,6 @@ static void remove_dir(const char *dir) {
   if (d)
     closedir(d);
   rmdir(dir);
-}
-
-/* Runs argv, argv[0] found through PATH when it has no '/' (no shell: every argument as
- * given), its output into `log`. What it printed goes to stderr when it succeeds (warnings).
- * @return 0, or -1 after an error naming `option`, the command, its exit status and output. */
-static int run_tool(const char *option, char *const *argv, const char *log) {
-  glow_strbuf cmd = {0}; /* for messages: a long argument (a host's -mattr) shortened */
-  for (int i = 0; argv[i]; i++)
-    glow_sb_printf(&cmd, strlen(argv[i]) > 100 ? "%s%.60s...(%zu characters)" : "%s%s", i ? " " : "", argv[i],
-                   strlen(argv[i]));
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  pid_t pid;
-  int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (err) {
-    glow_error(option, "cannot run '%s': %s (the command was: %s)", argv[0], strerror(err), cmd.s);
-    glow_sb_free(&cmd);
-    return -1;
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-    ;
-  uint8_t *out = NULL; /* NUL-terminated by glow_read_file */
-  size_t n = 0;
-  glow_read_file(log, &out, &n);
-  int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (ok && n)
-    fprintf(stderr, "%s", (char *)out);
-  if (!ok)
-    glow_error(option, "'%s' failed (%s %d); the command was: %s%s%s", argv[0],
-               WIFEXITED(status) ? "exit status" : "killed by signal",
-               WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : -1, cmd.s,
-               n ? "\n" : " (it printed nothing)", n ? (char *)out : "");
-  free(out);
-  glow_sb_free(&cmd);
-  return ok ? 0 : -1;
 }
 
 /* llc's command line for `type` ("obj" or "asm"): the target machine's flags (triple, CPU,
@@ -116,7 +72,7 @@ static int run_llc(const glow_bundle_options *o, const glow_resolved_target *rt,
   argv[n++] = (char *)in;
   argv[n++] = "-o";
   argv[n++] = (char *)out;
-  int rc = run_tool("-llvm-compiler", argv, log);
+  int rc = glow_run_tool("-llvm-compiler", argv, log);
   for (int i = 0; i < 6; i++)
     glow_sb_free(&flags[i]);
   free(argv);
@@ -186,7 +142,7 @@ int glow_llvm_tools(LLVMTargetMachineRef tm, LLVMModuleRef m, const glow_bundle_
   }
   if (o->llvm_opt) { /* Glow runs opt with -O3 alone; -llvm-compiler-opt is for the compiler */
     char *argv[] = {(char *)o->llvm_opt, "-O3", bc, "-o", opt_bc, NULL};
-    if (run_tool("-llvm-opt", argv, log) || check_output("-llvm-opt", argv[0], opt_bc))
+    if (glow_run_tool("-llvm-opt", argv, log) || check_output("-llvm-opt", argv[0], opt_bc))
       goto done;
     input = opt_bc;
   }

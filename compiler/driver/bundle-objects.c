@@ -5,16 +5,11 @@
  * shell in a private temporary folder that is removed in every case. llvm-ar
  * writes deterministic archives: no dates, owners or modes. */
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "driver/driver.h"
-
-extern char **environ;
 
 #ifndef GLOWC_LLVM_AR
 #define GLOWC_LLVM_AR "llvm-ar-19"
@@ -51,33 +46,6 @@ static int write_all(const char *path, const void *data, size_t size) {
   if (!ok)
     glow_error(path, "-bundle-objects: cannot write: %s", strerror(errno));
   return ok ? 0 : -1;
-}
-
-/* llvm-ar rcs <archive> <members...>, its messages into `log`. @return 0, or -1 after an error. */
-static int run_ar(char **argv, const char *log) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  pid_t pid;
-  int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ), status = 0;
-  posix_spawn_file_actions_destroy(&fa);
-  if (err) {
-    glow_error("-bundle-objects", "cannot run %s: %s (it comes with LLVM 19: install llvm-19)", argv[0],
-               strerror(err));
-    return -1;
-  }
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-    ;
-  if (WIFEXITED(status) && !WEXITSTATUS(status))
-    return 0;
-  uint8_t *out = NULL;
-  size_t n = 0;
-  glow_read_file(log, &out, &n);
-  glow_error("-bundle-objects", "%s failed: %s", argv[0], n ? (char *)out : "(it printed nothing)");
-  free(out);
-  return -1;
 }
 
 int glow_bundle_archive(const glow_driver_options *d, const void *obj, size_t size, void **ar, size_t *ar_size) {
@@ -118,7 +86,7 @@ int glow_bundle_archive(const glow_driver_options *d, const void *obj, size_t si
       }
     argv[4 + i] = paths[i];
   }
-  if (!bad && !run_ar(argv, log)) {
+  if (!bad && !glow_run_tool("-bundle-objects", argv, log)) {
     uint8_t *bytes = NULL;
     if (!glow_read_file(archive, &bytes, ar_size)) {
       *ar = bytes;
