@@ -373,10 +373,12 @@ const glow_op_info glow_op_MAT_MUL_INTEGER = {
     "MatMulInteger", 2, 4, 1, 1, infer_matmul_integer, eval_matmul_integer, lower_matmul_integer};
 
 /* ---- QLinearMatMul: inputs a, a_scale, a_zero_point, b, b_scale,
- * b_zero_point, y_scale, y_zero_point; the a parameters may hold one value per
- * row of A, the b parameters one per column of B. int32 sums (int64 when a, b
- * and y are int16) of (a - a_zero_point) * (b - b_zero_point), requantized as
- * quant-util.h describes. ---- */
+ * b_zero_point, y_scale, y_zero_point and glowc's optional int32 bias B (one
+ * per column of Y, at scale a_scale * b_scale: Gemm's C after the quantize pass,
+ * as QLinearConv's B; ONNX's QLinearMatMul has 8 inputs); the a parameters may
+ * hold one value per row of A (not with B), the b parameters one per column of
+ * B. int32 sums (int64 when a, b and y are int16) of (a - a_zero_point) *
+ * (b - b_zero_point), plus B, requantized as quant-util.h describes. ---- */
 
 static int qmatmul_get(const glow_graph *g, const glow_node *n, mm_params *q, int64_t *od, int *orank) {
   const glow_value *a = glow_in(g, n, 0), *b = glow_in(g, n, 3);
@@ -397,6 +399,11 @@ static int qmatmul_get(const glow_graph *g, const glow_node *n, mm_params *q, in
     return -1;
   if (i16 && !glow_in(g, n, 7))
     return glow_node_error(g, n, "y_zero_point is required with int16 inputs (it gives Y its type)");
+  const glow_value *bias = glow_in(g, n, 8);
+  if (bias && (bias->dt != GLOW_DT_I32 || bias->rank != 1 || bias->dims[0] != q->N))
+    return glow_node_error(g, n, "B (input 8) must be an int32 vector of %lld elements", (long long)q->N);
+  if (bias && glow_value_numel(glow_in(g, n, 1)) > 1)
+    return glow_node_error(g, n, "B (input 8) needs one a_scale, not one per row");
   return 0;
 }
 
@@ -448,19 +455,24 @@ static int eval_qlinear_matmul(const glow_graph *g, const glow_node *n, void *co
   mm_ref(&q, &io);
   float ys = *(const float *)ins[6];
   int32_t zp = glow_q_zero(yz, yz ? ins[7] : NULL, 0), lo, hi;
+  const int32_t *bias = glow_in(g, n, 8) ? ins[8] : NULL;
   glow_q_range(y->dt, &lo, &hi);
   for (int64_t i = 0; i < e; i++) {
     int64_t row = i / q.N % q.M, col = i % q.N;
     float mult = (glow_q_scale(as, ins[1], row) * glow_q_scale(bs, ins[4], col)) / ys;
-    glow_elem_seti(y->dt, outs[0], i, glow_q_saturate((float)glow_elem_geti(io.ydt, acc, i) * mult, zp, lo, hi));
+    int64_t a = glow_elem_geti(io.ydt, acc, i) + (bias ? bias[col] : 0);
+    if (io.ydt == GLOW_DT_I32) /* 8 bits: the kernels' int32 sum */
+      a = (int32_t)a;
+    glow_elem_seti(y->dt, outs[0], i, glow_q_saturate((float)a * mult, zp, lo, hi));
   }
   free(acc);
   free(bstd);
   return 0;
 }
 
-/* Params: as matmul_integer (zero point per row of A, per column of B), then
- * a_scale per row, b_scale per column, the signedness flags, B packed. */
+/* Tensors: Y, the 8 inputs, B (or none). Params: as matmul_integer (zero point
+ * per row of A, per column of B), then a_scale per row, b_scale per column, the
+ * signedness flags, B packed. */
 static int lower_qlinear_matmul(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   mm_params q;
   int64_t od[GLOW_MAX_RANK];
@@ -473,7 +485,7 @@ static int lower_qlinear_matmul(const glow_graph *g, const glow_node *n, glow_kc
     mm_fold_batch(&q);
   glow_kcall_init(kc, "glow_k_qlinearmatmul%s", glow_in(g, n, 0)->dt == GLOW_DT_I16 ? "16" : "");
   glow_kcall_tensor(kc, n->out[0]);
-  for (int i = 0; i < 8; i++)
+  for (int i = 0; i < 9; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
   mm_pack(&q, kc, za_row, zb && glow_value_numel(zb) > 1);
   int64_t p[] = {a_row, glow_value_numel(bs) > 1,
@@ -483,4 +495,4 @@ static int lower_qlinear_matmul(const glow_graph *g, const glow_node *n, glow_kc
 }
 
 const glow_op_info glow_op_QLINEAR_MAT_MUL = {
-    "QLinearMatMul", 8, 8, 1, 1, infer_qlinear_matmul, eval_qlinear_matmul, lower_qlinear_matmul};
+    "QLinearMatMul", 8, 9, 1, 1, infer_qlinear_matmul, eval_qlinear_matmul, lower_qlinear_matmul};

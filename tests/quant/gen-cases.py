@@ -162,7 +162,10 @@ def qdq_matmul_case(out, name, adt, ydt, a_shape, b_shape):
     save(out, name, nodes, [("a", a)], [("y", y)], inits, [("a", a)], [("y", y)], 13)
 
 
-def qmatmul_case(out, name, adt, bdt, ydt, a_shape, b_shape, b_const=True, per_col=True, bz_zero=True):
+def qmatmul_case(out, name, adt, bdt, ydt, a_shape, b_shape, b_const=True, per_col=True, bz_zero=True,
+                 bias=False):
+    """bias: glowc's 9th input, an int32 bias per column added to the sums (Gemm's C after the
+    quantize pass; ONNX's QLinearMatMul has 8 inputs)."""
     a, b = rand_q(adt, a_shape), rand_q(bdt, b_shape)
     nb = b_shape[-1] if per_col else 1
     as_, ys = F32(RNG.uniform(0.002, 0.03)), F32(RNG.uniform(0.05, 0.5))
@@ -171,11 +174,15 @@ def qmatmul_case(out, name, adt, bdt, ydt, a_shape, b_shape, b_const=True, per_c
     bz = np.zeros(nb, bdt) if bz_zero else rand_q(bdt, (nb,))
     yz = rand_q(ydt, ())
     acc = np.matmul(a.astype(np.int64) - az, b.astype(np.int64) - bz.astype(np.int64))
+    if bias:  # drawn only here: the other cases keep their numbers
+        amax = int(np.abs(acc).max())
+        bv = RNG.integers(-3 * amax, 3 * amax + 1, size=b_shape[-1]).astype(np.int32)
+        acc = acc + bv
     if ydt == np.int16:
         ys = F32(np.abs(acc).mean() * as_ * bs.mean() / 8000)
     y = requant(acc, (as_ * bs) / ys, int(yz), ydt)
     params = [("a_scale", np.array(as_)), ("a_zero_point", az), ("b", b), ("b_scale", bs), ("b_zero_point", bz),
-              ("y_scale", np.array(ys)), ("y_zero_point", yz)]
+              ("y_scale", np.array(ys)), ("y_zero_point", yz)] + ([("bias", bv)] if bias else [])
     node = helper.make_node("QLinearMatMul", ["a"] + [n for n, _ in params], ["y"])
     inits = [p for p in params if b_const or p[0] != "b"]
     inputs = [("a", a)] + ([] if b_const else [("b", b)])
@@ -293,6 +300,7 @@ def int16_cases(out):
                group=6, per_channel=False, bias=False)
     qmatmul_case(out, "q16_matmul", i16, i16, i16, (9, 40), (40, 21), bz_zero=False)
     qmatmul_case(out, "q16_matmul_batch_input", i16, i16, i16, (2, 5, 16), (2, 16, 7), b_const=False)
+    qmatmul_case(out, "q16_matmul_bias", i16, i16, i16, (3, 40), (40, 21), bias=True)
     quantize_case(out, "q16_quantize_axis1", i16, (2, 5, 7), 1)
     dequantize_case(out, "q16_dequantize_axis0", i16, (6, 10), 0)
     maxpool_case(out, "q16_maxpool_3x3_stride2", i16, (1, 5, 13, 17), (3, 3), (2, 2), (1, 1, 1, 1))  # short rows
@@ -433,6 +441,9 @@ def main():
     qmatmul_case(out, "qmatmul_u8u8_bzero", u8, u8, u8, (5, 9), (9, 31), bz_zero=False)
     qmatmul_case(out, "qmatmul_batch_input", u8, i8, u8, (3, 8, 16), (3, 16, 8), b_const=False)
     qmatmul_case(out, "qmatmul_vec", u8, i8, u8, (1, 256), (256, 100), per_col=False)
+    qmatmul_case(out, "qmatmul_bias_vec_s8", i8, i8, i8, (1, 70), (70, 45), bias=True)  # packed B
+    qmatmul_case(out, "qmatmul_bias_rows_u8", u8, i8, u8, (13, 70), (70, 37), per_col=False, bias=True)
+    qmatmul_case(out, "qmatmul_bias_b_input", u8, i8, u8, (5, 24), (24, 19), b_const=False, bias=True)  # row loops
     quantize_case(out, "quantize_u8_axis1", u8, (2, 5, 7), 1)
     quantize_case(out, "quantize_i8_axis2", i8, (2, 3, 33), 2)
     quantize_case(out, "quantize_i8", i8, (100,), None)

@@ -2,7 +2,8 @@
  * qlinearmatmul16, int64 sums), int32 sums of
  * (A - a_zero_point) * (B - b_zero_point) requantized as kernels/quant.h says.
  * t: Y, A, a_scale, a_zero_point, B, b_scale, b_zero_point, y_scale,
- *    y_zero_point (zero points may be NULL)
+ *    y_zero_point, bias (int32 per column of Y; zero points and bias may be
+ *    NULL)
  * p: bd[4], a_bs[4], b_bs[4], c_bs[4] (batch dims and strides; c unused), M,
  *    N, K, a_ms, a_ks, b_ks, b_ns, a_zero_point per row, b_zero_point per
  *    column, c_ms, c_ns (unused), a_scale per row, b_scale per column,
@@ -22,6 +23,7 @@
     T *y = (T *)t[0];                                                                                                  \
     const T *a = (const T *)t[1], *b = (const T *)t[4];                                                                \
     const float *as = (const float *)t[2], *bs = (const float *)t[5];                                                  \
+    const int32_t *bias = (const int32_t *)t[9];                                                                       \
     const int64_t *bd = p, *abs = p + 4, *bbs = p + 8;                                                                 \
     int64_t M = p[16], N = p[17], K = p[18], ams = p[19], aks = p[20], bks = p[21], bns = p[22];                       \
     int64_t za_row = p[23], zb_col = p[24], as_row = p[27], bs_col = p[28];                                            \
@@ -42,7 +44,7 @@
                 ACC acc[QMM_CHUNK];                                                                                    \
                 int32_t zb[QMM_CHUNK];                                                                                 \
                 for (int64_t j = 0; j < nn; j++) {                                                                     \
-                  acc[j] = 0;                                                                                          \
+                  acc[j] = bias ? bias[n0 + j] : 0;                                                                    \
                   zb[j] = ZERO(t[6], zb_col ? n0 + j : 0, wsg);                                                        \
                 }                                                                                                      \
                 for (int64_t k = 0; k < K; k++) {                                                                      \
@@ -108,6 +110,7 @@ static inline void qmm_packed(uint8_t *const *t, const int64_t *p, int wide) {
   const uint8_t *a = t[1];
   const int8_t *b = (const int8_t *)t[4];
   const float *as = (const float *)t[2], *bs = (const float *)t[5];
+  const int32_t *bias = (const int32_t *)t[9];
   const int64_t *bd = p, *abs = p + 4;
   int64_t M = p[16], N = p[17], K = p[18], ams = p[19];
   int64_t za_row = p[23], zb_col = p[24], as_row = p[27], bs_col = p[28];
@@ -163,6 +166,8 @@ static inline void qmm_packed(uint8_t *const *t, const int64_t *p, int wide) {
                   int64_t c0 = (n0 + v) * 16;
                   const glow_qi16 *cs = (const glow_qi16 *)(colsum + c0), *zbv = (const glow_qi16 *)(zb + c0);
                   glow_qi16 s = acc[r][v] - za[r] * *cs - rowsum[r] * *zbv + (int32_t)K * za[r] * *zbv;
+                  for (int l = 0; bias && l < 16 && c0 + l < N; l++)
+                    s[l] += bias[c0 + l];
                   glow_qf16 m;
                   for (int l = 0; l < 16; l++)
                     m[l] = glow_q_multiplier(am[r], bs[bs_col && c0 + l < N ? c0 + l : 0], ys);
