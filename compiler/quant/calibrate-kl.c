@@ -6,7 +6,11 @@
  * last bin, and Q is the histogram up to T (without the tail) merged into 128
  * levels (128 when the range has both signs: one sign of int8; 255 for a one-sided
  * range on an asymmetric int8 scale) and spread back over the bins that were not empty;
- * a tight T costs in P's last bin, a loose one in Q's coarse levels. */
+ * a tight T costs in P's last bin, a loose one in Q's coarse levels. A histogram
+ * of fewer bins than int8 has steps (255; Glow's tools write 10 by default) says
+ * too little about the tail to clip it: its range stays as profiled, as Glow's
+ * optimizeKL leaves it. Weights (-calibrate-constants) get a histogram of their
+ * own values first. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -49,7 +53,7 @@ void glow_quant_kl_range(const glow_profile_entry *e, int levels, float *lo, flo
   double amax = fabs(e->min) > fabs(e->max) ? fabs(e->min) : fabs(e->max);
   *lo = e->min;
   *hi = e->max;
-  if (!(amax > 0.0) || e->nbins <= 0)
+  if (!(amax > 0.0) || e->nbins < GLOW_KL_MIN_BINS)
     return;
   /* |x| on the profile's own bins: as is for a one-sided range, else folded by bin centre. */
   int nb = e->nbins;
@@ -76,4 +80,21 @@ void glow_quant_kl_range(const glow_profile_entry *e, int levels, float *lo, flo
   double th = (double)best / nb * amax;
   *lo = (double)e->min < -th ? (float)-th : e->min;
   *hi = (double)e->max > th ? (float)th : e->max;
+}
+
+float glow_quant_kl_weights(const float *w, int64_t n) {
+  glow_profile_entry e = {NULL, 0.0f, 0.0f, GLOW_PROFILE_BINS, glow_xcalloc(GLOW_PROFILE_BINS, sizeof(double))};
+  for (int64_t i = 0; i < n; i++) {
+    e.min = w[i] < e.min ? w[i] : e.min;
+    e.max = w[i] > e.max ? w[i] : e.max;
+  }
+  double width = ((double)e.max - e.min) / GLOW_PROFILE_BINS;
+  for (int64_t i = 0; i < n && width > 0.0; i++) {
+    int64_t b = (int64_t)((w[i] - (double)e.min) / width);
+    e.hist[b < GLOW_PROFILE_BINS ? b : GLOW_PROFILE_BINS - 1] += 1.0;
+  }
+  float lo, hi;
+  glow_quant_kl_range(&e, 128, &lo, &hi); /* weights are symmetric: 128 steps a side */
+  free(e.hist);
+  return -lo > hi ? -lo : hi;
 }

@@ -67,8 +67,9 @@ static int by_entry_name(const void *a, const void *b) {
   return strcmp(((const glow_profile_entry *)a)->name, ((const glow_profile_entry *)b)->name);
 }
 
-glow_profiler *glow_profiler_create(const glow_graph *g) {
+glow_profiler *glow_profiler_create(const glow_graph *g, int nbins) {
   glow_profiler *pr = glow_xcalloc(1, sizeof *pr);
+  nbins = nbins > 0 ? nbins : GLOW_PROFILE_BINS;
   pr->g = g;
   pr->prof.tools_version = glow_xstrdup("glowc " GLOWC_VERSION);
   pr->prof.has_hash = 1;
@@ -82,8 +83,8 @@ glow_profiler *glow_profiler_create(const glow_graph *g) {
     size_t len = strlen(g->vals[ids[i]].name) + 3;
     e->name = glow_xmalloc(len);
     snprintf(e->name, len, "%s:0", g->vals[ids[i]].name);
-    e->nbins = GLOW_PROFILE_BINS;
-    e->hist = glow_xcalloc(GLOW_PROFILE_BINS, sizeof *e->hist);
+    e->nbins = nbins;
+    e->hist = glow_xcalloc((size_t)nbins, sizeof *e->hist);
   }
   qsort(pr->prof.entries, (size_t)n, sizeof *pr->prof.entries, by_entry_name);
   /* Map value ids to the sorted entries through their (unique) names. */

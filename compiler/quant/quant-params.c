@@ -1,6 +1,7 @@
 /* The numbers of quantization (used by quantize.c): scales and zero points of
- * activations under Glow's schemas, symmetric weights and int32 biases, for
- * int8 and (-quantization-precision=Int16) int16. */
+ * activations under Glow's schemas, symmetric weights and int32 biases (or
+ * biases on an int8 or int16 grid first), for int8 and
+ * (-quantization-precision=Int16) int16. */
 #include <math.h>
 
 #include "quant/quant.h"
@@ -37,13 +38,15 @@ void glow_quant_params(float lo, float hi, glow_quant_schema s, glow_dtype dt, f
   }
 }
 
-void glow_quant_weights(const float *w, int64_t rows, int64_t per, int channelwise, glow_dtype dt, void *wq,
-                        float *scales) {
+void glow_quant_weights(const float *w, int64_t rows, int64_t per, int channelwise, float limit, glow_dtype dt,
+                        void *wq, float *scales) {
   double qmax = dt == GLOW_DT_I16 ? 32767.0 : 127.0; /* symmetric: -qmax .. qmax */
   for (int64_t r = 0; r < rows; r++) {
     float a = 0.0f;
     for (int64_t i = channelwise ? r * per : 0; i < (channelwise ? (r + 1) * per : rows * per); i++)
       a = fabsf(w[i]) > a ? fabsf(w[i]) : a;
+    if (!channelwise && limit > 0.0f && limit < a)
+      a = limit;
     scales[r] = a > 0.0f ? a / (float)qmax : 1.0f;
     if (!channelwise) {
       for (int64_t k = 1; k < rows; k++)
@@ -62,17 +65,19 @@ void glow_quant_weights(const float *w, int64_t rows, int64_t per, int channelwi
     }
 }
 
-void glow_quant_bias_grid(const float *b, int64_t n, glow_quant_schema s, float *out) {
+void glow_quant_bias_grid(const float *b, int64_t n, glow_quant_schema s, glow_dtype dt, float *out) {
   float lo = 0.0f, hi = 0.0f, scale;
   int zp;
+  double qlo, qhi;
+  qrange(dt, &qlo, &qhi);
   for (int64_t i = 0; i < n; i++) {
     lo = b[i] < lo ? b[i] : lo;
     hi = b[i] > hi ? b[i] : hi;
   }
-  glow_quant_params(lo, hi, s, GLOW_DT_I8, &scale, &zp);
+  glow_quant_params(lo, hi, s, dt, &scale, &zp);
   for (int64_t i = 0; i < n; i++) {
     double q = nearbyint((double)b[i] / (double)scale) + zp;
-    q = q < -128.0 ? -128.0 : q > 127.0 ? 127.0 : q;
+    q = q < qlo ? qlo : q > qhi ? qhi : q;
     out[i] = (float)((q - zp) * (double)scale);
   }
 }

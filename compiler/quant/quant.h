@@ -155,6 +155,15 @@ typedef struct glow_quant_options {
 } glow_quant_options;
 /* @return 0, or -1 after an error naming the value with no range. */
 int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_options *o);
+/* Whether nodes of op stay in float (-keep-original-precision-for-nodes). */
+int glow_quant_kept(const glow_quant_options *o, glow_op op);
+
+/* quant/assert-quantized.c */
+/* -assert-all-nodes-quantized, on g after glow_pass_quantize and dead-nodes:
+ * @return 0 when no node computes in floating point but those of kept kinds and
+ * those doing no arithmetic (conversions, views, copies); else -1 after one
+ * error "model: error: ..." naming every such node and its op. */
+int glow_quant_assert_all(const glow_graph *g, const glow_quant_options *o, const char *model);
 
 /* quant/quant-params.c */
 /* The scale and zero point of an int8 or int16 (dt) value over [lo, hi] under a

@@ -1,7 +1,7 @@
 /* require shapes and a checked profile; maintains order. Rewrites a float graph
  * into ONNX's quantized ops from the ranges of a profile:
  *   Conv (constant W)            -> QuantizeLinear? -> QLinearConv (int8 W, int32 B)
- *   MatMul, Gemm (constant B)    -> QuantizeLinear? -> QLinearMatMul (int8 B) [-> Add C]
+ *   MatMul, Gemm (constant B)    -> QuantizeLinear? -> QLinearMatMul (int8 B, Gemm's C as an int32 bias)
  *   MaxPool of a quantized value -> MaxPool on int8, the input's scale and zero point
  *   Reshape, Flatten, Squeeze,   -> the same on int8, the input's scale and zero point
  *   Unsqueeze, Transpose of one     (all but Transpose views: no copy at all)
@@ -10,18 +10,23 @@
  *   GlobalAveragePool of one     -> QLinearGlobalAveragePool (com.microsoft)
  *   AveragePool of one           -> QLinearAveragePool (com.microsoft), where it averages alike
  *   Concat, one input quantized  -> QLinearConcat (com.microsoft), the output's range
+ *   Relu, Clip of one, not fused -> Clip on int8 (opset 11+), the input's scale and zero point
  * each followed by a DequantizeLinear that gives float consumers the original
- * value. A Conv, Add or Mul whose only consumer is a Relu (or a Relu6-style Clip) takes its
- * range: int8 saturation at the zero point (and at the top) is the activation,
- * which goes. A value already
+ * value. A Conv, MatMul, Gemm, Add or Mul whose only consumer is a Relu (or a
+ * Relu6-style Clip) takes its range: int8 saturation at the zero point (and at
+ * the top) is the activation, which goes. A value already
  * quantized (by its producer) is reused, never quantized again; the
  * DequantizeLinear nodes nobody reads are removed by dead-nodes afterwards.
  * Activations are int8 with the schema's scale and zero point; weights are int8,
- * symmetric (zero point 0), per output channel with -enable-channelwise; biases
- * int32 with scale x_scale * w_scale (first rounded to what an int8 bias holds
- * with -quantization-precision-bias=Int8). With -quantization-precision=Int16
- * activations and weights are int16 instead (quant-params.c has the numbers);
- * Mul, AveragePool and Concat then stay float. */
+ * symmetric (zero point 0), per output channel of a Conv with
+ * -enable-channelwise and per column of a MatMul's or Gemm's B (Glow's rows of
+ * FullyConnected's weights) with -enable-rowwise; a weight's one scale covers
+ * the range KL calibration picks from a histogram of its values with
+ * -calibrate-constants; biases int32 with scale x_scale * w_scale (first rounded
+ * to what an int8 or int16 bias holds with -quantization-precision-bias=Int8 or
+ * Int16). A Gemm's C that varies down the rows is added in float after. With
+ * -quantization-precision=Int16 activations and weights are int16 instead
+ * (quant-params.c has the numbers); Mul, AveragePool and Concat then stay float. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +54,7 @@ typedef struct {
   int *use1;     /* the last such consumer */
   glow_dtype qdt; /* of quantized values and weights: int8, or int16 (-quantization-precision=Int16) */
   int64_t saturated_biases;
+  int kl_few_bins, kl_bins; /* KL ranges left as profiled for too few bins, and the fewest bins */
 } qctx;
 
 static qval *qv_of(qctx *c, int id) {
@@ -92,6 +98,11 @@ static int params_of(qctx *c, int id) {
   if (c->o->calibration_kl && !is_input) { /* steps over [0, threshold]: 255 one-sided unless symmetric */
     int one_sided = lo >= 0.0f && c->o->schema != GLOW_QUANT_SYMMETRIC && c->o->schema != GLOW_QUANT_SYMMETRIC_POW2;
     glow_quant_kl_range(e, one_sided ? 255 : 128, &lo, &hi);
+    if (e->nbins < GLOW_KL_MIN_BINS && e->min < e->max) {
+      if (!c->kl_few_bins || e->nbins < c->kl_bins)
+        c->kl_bins = e->nbins;
+      c->kl_few_bins++;
+    }
   }
   glow_quant_params(lo, hi, c->o->schema, c->qdt, &q->scale, &q->zp);
   q->have = 1;
@@ -157,19 +168,45 @@ static int is_const_f32(const glow_graph *g, int id) {
   return id >= 0 && g->vals[id].kind == GLOW_VAL_CONST && g->vals[id].dt == GLOW_DT_F32;
 }
 
-/* An activation that int8 saturation computes once its output's range is used:
- * Relu, or a Clip whose lower bound is at most 0 (Relu6), since quantized ranges
- * always hold 0 exactly. */
-static int saturating(const qctx *c, const glow_node *n) {
-  if (n->op == GLOW_OP_RELU)
-    return 1;
-  if (n->op != GLOW_OP_CLIP)
-    return 0;
-  if (n->nin > 1 && n->in[1] >= 0) { /* opset 11: min is an input */
-    const glow_value *m = &c->g->vals[n->in[1]];
-    return is_const_f32(c->g, n->in[1]) && glow_value_numel(m) == 1 && *(const float *)m->data <= 0.0f;
+/* The codes of the quantized dtype: int8's or int16's. */
+static void code_range(const qctx *c, double *lo, double *hi) {
+  *lo = c->qdt == GLOW_DT_I16 ? -32768.0 : -128.0;
+  *hi = c->qdt == GLOW_DT_I16 ? 32767.0 : 127.0;
+}
+
+/* A scalar bound of Clip n: input k (opset 11) or attribute attr (opset 6), else def. */
+static double clip_bound(const qctx *c, const glow_node *n, int k, const char *attr, double def) {
+  if (n->nin > k && n->in[k] >= 0) {
+    const glow_value *m = &c->g->vals[n->in[k]];
+    return is_const_f32(c->g, n->in[k]) && glow_value_numel(m) == 1 ? *(const float *)m->data : NAN;
   }
-  return glow_attr_float(n, "min", -INFINITY) <= 0.0; /* opset 6: an attribute; absent: none */
+  return n->nin > 1 ? def : glow_attr_float(n, attr, def);
+}
+
+/* An activation that saturation computes once its output's range is used:
+ * Relu, or a Clip whose lower bound is at most 0 (Relu6), when the quantized
+ * range of its output lies within the activation's bounds. Asymmetric ranges
+ * (and symmetric_with_uint8's of non-negative values) start at the range's
+ * minimum, which is at least the lower bound; a symmetric range [-a, a] holds
+ * negative values that a Relu would have zeroed. */
+static int saturating(qctx *c, const glow_node *n) {
+  double lo = 0.0, hi = INFINITY;
+  if (n->op == GLOW_OP_CLIP) {
+    lo = clip_bound(c, n, 1, "min", -INFINITY);
+    hi = clip_bound(c, n, 2, "max", INFINITY);
+    if (!(lo <= 0.0) || isnan(hi)) /* a bound that is not a constant, or above 0 */
+      return 0;
+  } else if (n->op != GLOW_OP_RELU) {
+    return 0;
+  }
+  int y = n->out[0];
+  if (!glow_profile_find(c->p, c->g->vals[y].name) || params_of(c, y))
+    return 0;
+  const qval *q = qv_of(c, y);
+  double qlo, qhi;
+  code_range(c, &qlo, &qhi);
+  double bottom = q->scale * (qlo - q->zp), top = q->scale * (qhi - q->zp), slack = 0.5 * q->scale;
+  return bottom >= lo - slack && top <= hi + slack;
 }
 
 /* The one Relu or Clip reading y, when it is y's only consumer and saturation does its work, or -1. */
@@ -394,6 +431,17 @@ static int rewrite_matmul(qctx *c, glow_node *n) {
   return 1;
 }
 
+/* y takes x's scale and zero point (and their constants). */
+static void same_params(qctx *c, int y, int x) {
+  qv_of(c, x > y ? x : y); /* grown first: the pointers below stay valid */
+  qval *qy = &c->qv[y], *qx = &c->qv[x];
+  qy->have = 1;
+  qy->scale = qx->scale;
+  qy->zp = qx->zp;
+  qy->scale_id = qx->scale_id;
+  qy->zp_id = qx->zp_id;
+}
+
 /* MaxPool or a view (Reshape, Flatten, Squeeze, Unsqueeze, Transpose) of a value
  * whose int8 twin exists: the same op on the int8 value, which keeps its scale and
  * zero point (a view moves values, and a max commutes with the quantization).
@@ -404,16 +452,48 @@ static int rewrite_same_params(qctx *c, glow_node *n) {
     return 0;
   if (x >= c->nqv || c->qv[x].q < 0)
     return 0;
-  qval *qy = qv_of(c, y);
-  qy->have = 1;
-  qy->scale = c->qv[x].scale;
-  qy->zp = c->qv[x].zp;
-  qy->scale_id = c->qv[x].scale_id;
-  qy->zp_id = c->qv[x].zp_id;
+  same_params(c, y, x);
   int q = output_for(c, y);
   memcpy(in, n->in, sizeof(int) * (size_t)n->nin);
   in[0] = c->qv[x].q;
   move_attrs(c->g, glow_node_add(c->g, n->op, n->name, n->nin, in, 1, &q), n);
+  dequantize_into(c, q, y);
+  return 1;
+}
+
+/* A Relu or Clip (constant bounds) of a value whose int8 twin exists and that no
+ * producer took in (opset 11 and later, where Clip's bounds are inputs of the
+ * value's type): Clip on the int8 value between the codes of the bounds, which
+ * keeps its scale and zero point (exact for Relu: 0 is a code). */
+static int rewrite_activation(qctx *c, glow_node *n) {
+  int x = n->in[0], y = n->out[0];
+  if (c->g->opset < 11 || x >= c->nqv || c->qv[x].q < 0)
+    return 0;
+  double lo = 0.0, hi = INFINITY;
+  if (n->op == GLOW_OP_CLIP) {
+    lo = clip_bound(c, n, 1, "min", -INFINITY);
+    hi = clip_bound(c, n, 2, "max", INFINITY);
+    if (isnan(lo) || isnan(hi))
+      return 0;
+  }
+  const qval *qx = qv_of(c, x);
+  double qlo, qhi;
+  code_range(c, &qlo, &qhi);
+  int in[3] = {c->qv[x].q, -1, -1};
+  double bound[2] = {lo, hi};
+  for (int k = 0; k < 2; k++) {
+    if (isinf(bound[k]))
+      continue;
+    double v = nearbyint(bound[k] / qx->scale) + qx->zp;
+    v = v < qlo ? qlo : v > qhi ? qhi : v;
+    int8_t v8 = (int8_t)v;
+    int16_t v16 = (int16_t)v;
+    in[1 + k] = scalar_const(c->g, c->g->vals[y].name, k ? ".max" : ".min", c->qdt,
+                             c->qdt == GLOW_DT_I16 ? (void *)&v16 : (void *)&v8);
+  }
+  same_params(c, y, x);
+  int q = output_for(c, y);
+  glow_node_add(c->g, GLOW_OP_CLIP, n->name, in[2] >= 0 ? 3 : in[1] >= 0 ? 2 : 1, in, 1, &q);
   dequantize_into(c, q, y);
   return 1;
 }
@@ -528,7 +608,7 @@ static int rewrite_avgpool(qctx *c, glow_node *n) {
   return 1;
 }
 
-static int kept(const glow_quant_options *o, glow_op op) {
+int glow_quant_kept(const glow_quant_options *o, glow_op op) {
   const char *name = glow_op_get(op)->onnx_name;
   size_t len = strlen(name);
   for (const char *s = o->keep_kinds; s && *s;) {
@@ -546,13 +626,18 @@ static void keep_node(glow_graph *g, glow_node *n) {
 }
 
 int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_options *o) {
+  if (o->calibrate_constants && !o->calibration_kl) {
+    glow_error("-calibrate-constants", "calibrates the weights' ranges as the activations' are: add "
+                                       "-quantization-calibration=KL (without it no range is calibrated)");
+    return -1;
+  }
   static const char *needed[] = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul"};
   for (size_t i = 0; i < sizeof needed / sizeof needed[0]; i++)
     if (op_named(needed[i]) == GLOW_OP_COUNT) {
       glow_error("-load-profile", "this glowc has no %s op, which quantization needs", needed[i]);
       return -1;
     }
-  qctx c = {g, p, o, NULL, 0, g->nodes, g->nnodes, NULL, NULL, o->int16 ? GLOW_DT_I16 : GLOW_DT_I8, 0};
+  qctx c = {g, p, o, NULL, 0, g->nodes, g->nnodes, NULL, NULL, o->int16 ? GLOW_DT_I16 : GLOW_DT_I8, 0, 0, 0};
   c.uses = glow_xcalloc((size_t)g->nvals, sizeof(int));
   c.use1 = glow_xcalloc((size_t)g->nvals, sizeof(int));
   for (int i = 0; i < c.nold; i++)
@@ -567,7 +652,7 @@ int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_op
   for (int i = 0; i < c.nold && rc >= 0; i++) {
     glow_node *n = &c.old[i];
     rc = 0;
-    if (!n->dead && !kept(o, n->op)) {
+    if (!n->dead && !glow_quant_kept(o, n->op)) {
       if (n->op == GLOW_OP_CONV && conv_quantizable(&c, n))
         rc = rewrite_conv(&c, n);
       else if (n->op == GLOW_OP_MAT_MUL || n->op == GLOW_OP_GEMM)
@@ -575,6 +660,8 @@ int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_op
       else if (n->op == GLOW_OP_MAX_POOL || n->op == GLOW_OP_RESHAPE || n->op == GLOW_OP_FLATTEN ||
                n->op == GLOW_OP_SQUEEZE || n->op == GLOW_OP_UNSQUEEZE || n->op == GLOW_OP_TRANSPOSE)
         rc = rewrite_same_params(&c, n);
+      else if (n->op == GLOW_OP_RELU || n->op == GLOW_OP_CLIP)
+        rc = rewrite_activation(&c, n);
       else if ((n->op == GLOW_OP_ADD || (n->op == GLOW_OP_MUL && !int16)) && n->nin == 2)
         rc = rewrite_binary(&c, n);
       else if (n->op == GLOW_OP_GLOBAL_AVERAGE_POOL || (n->op == GLOW_OP_AVERAGE_POOL && !int16))
@@ -594,6 +681,12 @@ int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_op
   free(c.use1);
   if (rc < 0)
     return -1;
+  if (c.kl_few_bins)
+    glow_warning(o->profile_path,
+                 "-quantization-calibration=KL left the ranges of %d values as profiled, as Glow does: their "
+                 "histograms have fewer bins (as few as %d) than the %d steps of int8; profile with "
+                 "-num-histogram-bins=%d (Glow's tools default to 10) for KL to clip them",
+                 c.kl_few_bins, c.kl_bins, GLOW_KL_MIN_BINS, GLOW_PROFILE_BINS);
   if (c.saturated_biases)
     glow_warning(o->profile_path,
                  "%lld bias values do not fit in int32 at their accumulator's scale and were saturated; "

@@ -121,7 +121,7 @@ static void check_entry(const glow_profile *p, const char *value, float min, flo
 static void test_by_hand(const glow_graph *g) {
   float xa[6] = {0, 0.5f, 1, 250, 999.5f, 1000}, xb[6] = {-1000, -500, 0, 0, 0, 0}, zero[6] = {0};
   glow_tensor in[2];
-  glow_profiler *pr = glow_profiler_create(g);
+  glow_profiler *pr = glow_profiler_create(g, 0);
   sample(in, xa, zero);
   CHECK(!glow_profiler_run(pr, in));
   sample(in, xb, zero);
@@ -150,7 +150,7 @@ static void test_nonfinite(const glow_graph *g) {
   float x[6] = {NAN, INFINITY, -INFINITY, 2, 2, 2}, zero[6] = {0};
   glow_tensor in[2];
   sample(in, x, zero);
-  glow_profiler *pr = glow_profiler_create(g);
+  glow_profiler *pr = glow_profiler_create(g, 0);
   CHECK(!glow_profiler_run(pr, in));
   const glow_profile *p = glow_profiler_profile(pr);
   check_entry(p, "x", 2, 2, (bin_count[]){{0, 3}}, 1);
@@ -200,7 +200,7 @@ static void test_determinism(const glow_graph *g) {
   float bs[3][6] = {{1, 2, 3, 4, 5, 6}, {0.5f, 0, 0, 0, 0, 0}, {-7, 7, 0, 0, 0, 0.25f}};
   glow_strbuf text[2] = {{0}, {0}};
   for (int run = 0; run < 2; run++) {
-    glow_profiler *pr = glow_profiler_create(g);
+    glow_profiler *pr = glow_profiler_create(g, 0);
     for (int i = 0; i < 3; i++) {
       glow_tensor in[2];
       sample(in, xs[i], bs[i]);
