@@ -108,7 +108,7 @@ int glow_driver_profile_samples(const glow_driver_options *d, const glow_graph *
     in[i] = (glow_tensor){v->dt, v->rank, {0}, glow_xcalloc(1, glow_value_bytes(v) + 1)};
     memcpy(in[i].dims, v->dims, sizeof in[i].dims);
   }
-  glow_profiler *pr = glow_profiler_create(g);
+  glow_profiler *pr = glow_profiler_create(g, d->num_histogram_bins);
   progress pg = {isatty(2), 0, now(), 0};
   int rc = 0, nsamples = src->nsamples;
   for (int s = 0; s < nsamples && !rc; s++) {
