@@ -333,7 +333,8 @@ static void quant_columns(const float *b, int64_t k, int64_t cols, glow_dtype dt
 /* MatMul (2-D constant B) or Gemm (constant B; alpha folded into B) ->
  * QLinearMatMul with int8 B, per tensor or per column (-enable-rowwise), Gemm's
  * C as its int32 bias (input 8, at the accumulator's scale, as Glow's
- * FullyConnected has it), or, when C varies down the rows, added in float after. */
+ * FullyConnected has it), or, when C varies down the rows or does not fit,
+ * added in float after. */
 static int rewrite_matmul(qctx *c, glow_node *n) {
   glow_graph *g = c->g;
   int gemm = n->op == GLOW_OP_GEMM;
@@ -346,25 +347,11 @@ static int rewrite_matmul(qctx *c, glow_node *n) {
   int trans = gemm && glow_attr_int(n, "transB", 0);
   int64_t k = trans ? b->dims[1] : b->dims[0], cols = trans ? b->dims[0] : b->dims[1];
   float alpha = gemm ? (float)glow_attr_float(n, "alpha", 1.0) : 1.0f;
-  float *bias = has_c ? gemm_bias(c, n, cols) : NULL;
-  int add_c = has_c && !bias;
   float *bt = glow_xmalloc(sizeof(float) * (size_t)(k * cols));
   const float *bd = b->data;
   for (int64_t i = 0; i < k; i++)
     for (int64_t j = 0; j < cols; j++)
       bt[i * cols + j] = alpha * (trans ? bd[j * k + i] : bd[i * cols + j]);
-  int y = n->out[0], relu = add_c ? -1 : sole_relu(c, y);
-  if (relu >= 0) {
-    c->old[relu].dead = 1;
-    y = c->old[relu].out[0];
-  }
-  int xq = quantized(c, n->in[0]);
-  /* With C added after, the product has no profile entry: it takes the output's range. */
-  if (xq < 0 || params_of(c, y)) {
-    free(bt);
-    free(bias);
-    return -1;
-  }
   int rowwise = c->o->rowwise;
   int64_t nscale = rowwise ? cols : 1;
   void *bq = glow_xmalloc((size_t)(k * cols) * glow_dtype_size(c->qdt));
@@ -376,6 +363,29 @@ static int rewrite_matmul(qctx *c, glow_node *n) {
   for (int64_t j = 1; j < cols && !rowwise; j++)
     bs[j] = bs[0];
   free(bt);
+  int xq = quantized(c, n->in[0]);
+  /* C as an int32 bias where it fits at the accumulator's scale (int16 values'
+   * scales are 256 times finer: a wide C may not), else added in float after. */
+  float *bias = xq >= 0 && has_c ? gemm_bias(c, n, cols) : NULL;
+  int32_t *biq = bias ? glow_xmalloc(sizeof(int32_t) * (size_t)cols) : NULL;
+  if (bias && glow_quant_bias(bias, cols, c->qv[n->in[0]].scale, bs, biq)) {
+    free(biq);
+    biq = NULL;
+  }
+  free(bias);
+  int add_c = has_c && !biq;
+  int y = n->out[0], relu = add_c ? -1 : sole_relu(c, y);
+  if (relu >= 0) {
+    c->old[relu].dead = 1;
+    y = c->old[relu].out[0];
+  }
+  /* With C added after, the product has no profile entry: it takes the output's range. */
+  if (xq < 0 || params_of(c, y)) {
+    free(bq);
+    free(bs);
+    free(biq);
+    return -1;
+  }
   int64_t dims[2] = {k, cols};
   b = &g->vals[n->in[1]]; /* values were added: g->vals may have moved */
   int bq_id = new_value(g, b->name, ".quantized");
@@ -388,13 +398,10 @@ static int rewrite_matmul(qctx *c, glow_node *n) {
   glow_value_make_const(g, bz_id, c->qdt, rowwise, &nscale, bz);
   free(bz);
   int bias_id = -1;
-  if (bias) {
-    int32_t *biq = glow_xmalloc(sizeof(int32_t) * (size_t)cols);
-    c->saturated_biases += glow_quant_bias(bias, cols, c->qv[n->in[0]].scale, bs, biq);
+  if (biq) {
     bias_id = new_value(g, g->vals[n->in[2]].name, ".quantized");
     glow_value_make_const(g, bias_id, GLOW_DT_I32, 1, &cols, biq);
     free(biq);
-    free(bias);
   }
   free(bs);
   params_consts(c, n->in[0]);
