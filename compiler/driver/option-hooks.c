@@ -288,7 +288,19 @@ static const struct { const char *glow, *onnx; } glow_kinds[] = {
     {"BatchedReduceMean", "ReduceMean"}, {"BatchedReduceAdd", "ReduceSum"},
     {"ResizeNearest", "Resize"},      {"ResizeBilinear", "Resize"},
     {"Pad", "Pad"},                   {"Splat", "ConstantOfShape"},
-    {"ConvTranspose", "ConvTranspose"}, {"Flatten", "Flatten"},
+    {"ConvTranspose", "ConvTranspose"},
+    {"AvgPool", "GlobalAveragePool"}, {"Reshape", "Flatten"},
+    {"Reshape", "Squeeze"},           {"Reshape", "Unsqueeze"},
+    {"CmpEQ", "Equal"},               {"CmpLT", "Less"},
+    {"CmpLTE", "LessOrEqual"},        {"Select", "Where"},
+    {"Broadcast", "Expand"},          {"ConvertTo", "Cast"},
+    {"BatchedReduceMax", "ReduceMax"}, {"BatchedReduceMin", "ReduceMin"},
+    {"BatchedReduceProd", "ReduceProd"}, {"BatchedReduceSumSquare", "ReduceSumSquare"},
+    {"SoftPlus", "Softplus"},         {"ScatterData", "ScatterND"},
+    {"Fmod", "Mod"},                  {"Modulo", "Mod"},
+    {"Convolution3D", "Conv"},        {"MeanVarNormalization", "MeanVarianceNormalization"},
+    {"Embedding", "Gather"},          {"LSTMUnit", "LSTM"},
+    {"BatchedAdd", "Add"},            {"BatchedMul", "Mul"},
 };
 
 /* Appends the ONNX op names a kind (ONNX's or Glow's) stands for; 0 if none. */
