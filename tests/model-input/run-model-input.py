@@ -7,6 +7,7 @@ bundles run by glowc-run, and the outputs checked against numpy in float64.
     the bundle at the model's own batch (-model-input-name, Glow's bare name) does.
   * refusals: a non-batch dimension, a name the model lacks, a batch the model fixes,
     a quantized form on an int64 input, an offset outside int8; nothing is written.
+  * int8q with -load-profile of a profile taken of the float model: within 2% of float64.
     python3 run-model-input.py <model-compiler> <glowc-run> <models dir> <work dir>"""
 import importlib.util
 import os
@@ -85,6 +86,33 @@ def batch():
     check(np.allclose(y, rows, rtol=1e-6, atol=1e-6), "batch 4: every row as the batch-1 bundle computes it")
 
 
+def quantized_with_profile():
+    """int8q with -load-profile, the profile taken of the float model (as image-classifier or
+    model-profiler make it): the input keeps its own scale and offset in the int8 graph."""
+    scale, offset = 0.25, 3
+    rng = np.random.default_rng(7)
+    calib = os.path.join(WORK, "calib")
+    os.makedirs(calib, exist_ok=True)
+    for i in range(8):
+        q = rng.integers(-128, 128, size=(1, 2, 3))
+        ((q - offset) * scale).astype(np.float32).tofile(os.path.join(calib, "%02d.bin" % i))
+    profile = os.path.join(WORK, "float.yml")
+    prof = os.path.join(os.path.dirname(MC), "model-profiler")
+    subprocess.run([prof, "-model=" + os.path.join(MODELS, "flat.onnx"), "-input-dataset=x,rawbin," + calib,
+                    "-dump-profile=" + profile], check=True, capture_output=True)
+    p, out = compile_bundle("q_profiled", "flat.onnx", "-model-input=x,int8q,%s,%d,[1,2,3]" % (scale, offset),
+                            "-load-profile=" + profile)
+    check(p.returncode == 0 and "stale" not in p.stderr,
+          "int8q with a profile of the float model compiles, no stale-profile warning: %s" % p.stderr.strip())
+    if p.returncode:
+        return
+    q = rng.integers(-128, 128, size=(1, 2, 3)).astype(np.int8)
+    y = run_bundle("q_profiled", out, q)
+    want = reference((q.astype(np.float64) - offset) * scale)
+    err = np.abs(y - want).max() / max(np.abs(want).max(), 1e-9)
+    check(err < 0.02, "int8q + -load-profile: outputs within 2%% of float64 on the dequantized input (%.4f)" % err)
+
+
 def refused(model, option, *needles):
     p, out = compile_bundle("bad", model, option)
     written = os.path.isdir(out) and os.listdir(out)
@@ -99,6 +127,7 @@ quantized("int8q", np.int8, 0.046875, -3)
 quantized("int16q", np.int16, 0.0009765625, 100)
 quantized("int32q", np.int32, 1.52587890625e-05, -5)
 batch()
+quantized_with_profile()
 refused("flat.onnx", "-model-input=x,float,[1,2,4]", "float[1,2,4]", "only dimension 0")
 refused("flat.onnx", "-model-input=nope,float,[1,2,3]", "'nope'", "inputs are: 'x'")
 refused("flat.onnx", "-model-input-name=nope", "'nope'", "inputs are: 'x'")
