@@ -52,5 +52,13 @@ emit-bundle-removed) # a failed compile leaves no folder it made
   expect_fail "bad.onnx.*not a valid ONNX model" "$mc" -model="$work/bad.onnx" -emit-bundle="$work/made/here"
   [ ! -e "$work/made" ] || { echo "FAIL: the failed compile left $work/made"; exit 1; }
   echo "ok: nothing left" ;;
+remote-cache-env) # GLOWC_REMOTE_CACHE is -remote-cache's environment form, checked as the option is
+  GLOWC_REMOTE_CACHE=ftp://127.0.0.1/x expect_fail "^GLOWC_REMOTE_CACHE: error: .*http" \
+    "$mc" -model="$relu" -emit-bundle="$work/b"
+  [ ! -e "$work/b" ] || { echo "FAIL: a refused GLOWC_REMOTE_CACHE left $work/b"; exit 1; }
+  key1=$("$mc" -model="$relu" -emit-bundle="$work/b" -print-cache-key)
+  key2=$(GLOWC_REMOTE_CACHE=http://127.0.0.1:9/glowc "$mc" -model="$relu" -emit-bundle="$work/b" -print-cache-key)
+  [ "$key1" = "$key2" ] || { echo "FAIL: the remote cache's URL changed the key"; exit 1; }
+  echo "ok: the same key with and without a remote cache" ;;
 *) echo "unknown case $case_name"; exit 2 ;;
 esac
