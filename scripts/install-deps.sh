@@ -41,6 +41,9 @@ if [ "$build_only" -eq 0 ]; then
   packages+=(zstd)
   # The Bazel build and its tests (Bazel 4.2.3, offline; see ENVIRONMENT.md).
   packages+=(bazel-bootstrap bazel-rules-java)
+  # The `distributed` test's Remote Execution API server: Bazel's reference worker, compiled
+  # from these sources against bazel-bootstrap's jar (whose default-jdk-headless brings javac).
+  packages+=(bazel-bootstrap-source)
   # A WebDAV server on loopback as the remote cache in the Bazel cache test.
   packages+=(nginx-extras)
   # A node from elsewhere (e.g. NodeSource, which bundles npm and conflicts with
