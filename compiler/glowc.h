@@ -192,6 +192,12 @@ int glow_read_file(const char *path, uint8_t **data, size_t *size);
  * output into the file `log`, printed to stderr when it succeeds (warnings).
  * @return 0, or -1 after an error naming `option`, the command, its exit status and output. */
 int glow_run_tool(const char *option, char *const *argv, const char *log);
+/* A new private folder under $TMPDIR (else /tmp), malloc'd; NULL after an error naming `option`
+ * and `what` it was for. glow_temp_dir_remove() deletes it, its files and the string (NULL ok). */
+char *glow_temp_dir(const char *option, const char *what);
+void glow_temp_dir_remove(char *dir);
+/* "<dir>/<name>", malloc'd. */
+char *glow_temp_path(const char *dir, const char *name);
 /* util/npy.c: a NumPy .npy array (little-endian, C order); data points into file. */
 typedef struct glow_npy {
   glow_dtype dt;

@@ -1,6 +1,5 @@
 /* -llvm-opt and -llvm-compiler: the bundle's bitcode through external LLVM tools, as Glow
  * runs them, in a private temporary folder that is removed afterwards. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,26 +13,14 @@
 #include "codegen/llvm-output.h"
 
 
+/* "<dir>/<name><suffix>" */
 static char *path_in(const char *dir, const char *name, const char *suffix) {
-  size_t n = strlen(dir) + strlen(name) + strlen(suffix) + 2;
-  char *p = glow_xmalloc(n);
-  snprintf(p, n, "%s/%s%s", dir, name, suffix);
+  size_t n = strlen(name) + strlen(suffix) + 1;
+  char *file = glow_xmalloc(n);
+  snprintf(file, n, "%s%s", name, suffix);
+  char *p = glow_temp_path(dir, file);
+  free(file);
   return p;
-}
-
-/* The folder and everything the tools left in it. */
-static void remove_dir(const char *dir) {
-  DIR *d = opendir(dir);
-  for (struct dirent *e; d && (e = readdir(d));) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-      continue;
-    char *p = path_in(dir, e->d_name, "");
-    unlink(p);
-    free(p);
-  }
-  if (d)
-    closedir(d);
-  rmdir(dir);
 }
 
 /* llc's command line for `type` ("obj" or "asm"): the target machine's flags (triple, CPU,
@@ -122,14 +109,9 @@ int glow_llvm_tools(LLVMTargetMachineRef tm, LLVMModuleRef m, const glow_bundle_
                     size_t *asm_size) {
   *obj = NULL;
   *asm_text = NULL;
-  const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-  char *dir = path_in(tmp, "glowc-llvm-XXXXXX", "");
-  if (!mkdtemp(dir)) {
-    glow_error(o->llvm_compiler ? "-llvm-compiler" : "-llvm-opt",
-               "cannot make a temporary folder under %s for the bitcode: %s (set TMPDIR)", tmp, strerror(errno));
-    free(dir);
+  char *dir = glow_temp_dir(o->llvm_compiler ? "-llvm-compiler" : "-llvm-opt", "the bitcode");
+  if (!dir)
     return -1;
-  }
   const char *net = o->network_name;
   char *bc = path_in(dir, net, ".bc"), *opt_bc = path_in(dir, net, ".opt.bc"), *o_file = path_in(dir, net, ".o");
   char *s_file = path_in(dir, net, ".s"), *log = path_in(dir, "tool", ".log");
@@ -168,12 +150,11 @@ done:
     text = NULL;
   }
   *asm_text = text;
-  remove_dir(dir);
+  glow_temp_dir_remove(dir);
   free(bc);
   free(opt_bc);
   free(o_file);
   free(s_file);
   free(log);
-  free(dir);
   return rc;
 }

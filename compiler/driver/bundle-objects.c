@@ -49,28 +49,17 @@ static int write_all(const char *path, const void *data, size_t size) {
 }
 
 int glow_bundle_archive(const glow_driver_options *d, const void *obj, size_t size, void **ar, size_t *ar_size) {
-  char dir[] = "/tmp/glowc-ar-XXXXXX";
-  const char *tmp = getenv("TMPDIR");
-  char *dirp = NULL;
-  if (tmp && *tmp) {
-    size_t n = strlen(tmp) + 20;
-    dirp = glow_xmalloc(n);
-    snprintf(dirp, n, "%s/glowc-ar-XXXXXX", tmp);
-  }
-  char *made = mkdtemp(dirp ? dirp : dir);
-  if (!made) {
-    glow_error("-bundle-objects", "cannot make a temporary folder: %s", strerror(errno));
-    free(dirp);
+  char *made = glow_temp_dir("-bundle-objects", "the archive");
+  if (!made)
     return -1;
-  }
   int n = d->nbundle_objects, rc = -1;
   char **paths = glow_xcalloc((size_t)n, sizeof *paths);
   char **argv = glow_xcalloc((size_t)n + 6, sizeof *argv);
-  size_t plen = strlen(made) + strlen(d->bundle.network_name) + 16;
-  char *member = glow_xmalloc(plen), *archive = glow_xmalloc(plen), *log = glow_xmalloc(plen);
-  snprintf(member, plen, "%s/%s.o", made, d->bundle.network_name);
-  snprintf(archive, plen, "%s/archive.a", made);
-  snprintf(log, plen, "%s/log", made);
+  size_t nlen = strlen(d->bundle.network_name) + 3;
+  char *oname = glow_xmalloc(nlen);
+  snprintf(oname, nlen, "%s.o", d->bundle.network_name);
+  char *member = glow_temp_path(made, oname), *archive = glow_temp_path(made, "archive.a");
+  char *log = glow_temp_path(made, "log");
   argv[0] = GLOWC_LLVM_AR;
   argv[1] = "rcsD";
   argv[2] = archive;
@@ -95,10 +84,8 @@ int glow_bundle_archive(const glow_driver_options *d, const void *obj, size_t si
       glow_error(archive, "-bundle-objects: cannot read the archive llvm-ar wrote");
     }
   }
-  unlink(member);
-  unlink(archive);
-  unlink(log);
-  rmdir(made);
+  glow_temp_dir_remove(made);
+  free(oname);
   for (int i = 0; i < n; i++)
     free(paths[i]);
   free(paths);
@@ -106,6 +93,5 @@ int glow_bundle_archive(const glow_driver_options *d, const void *obj, size_t si
   free(member);
   free(archive);
   free(log);
-  free(dirp);
   return rc;
 }

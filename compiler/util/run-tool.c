@@ -1,5 +1,6 @@
-/* An external program run as Glow runs its tools: no shell, every argument as given,
+/* External programs run as Glow runs its tools, and the private temporary folders they work in: no shell, every argument as given,
  * stdin from /dev/null, its output kept in a file for the error message. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -52,3 +53,36 @@ int glow_run_tool(const char *option, char *const *argv, const char *log) {
   return ok ? 0 : -1;
 }
 
+
+char *glow_temp_path(const char *dir, const char *name) {
+  size_t n = strlen(dir) + strlen(name) + 2;
+  char *p = glow_xmalloc(n);
+  snprintf(p, n, "%s/%s", dir, name);
+  return p;
+}
+
+char *glow_temp_dir(const char *option, const char *what) {
+  const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+  char *dir = glow_temp_path(tmp, "glowc-XXXXXX");
+  if (mkdtemp(dir))
+    return dir;
+  glow_error(option, "cannot make a temporary folder under %s for %s: %s (set TMPDIR)", tmp, what, strerror(errno));
+  free(dir);
+  return NULL;
+}
+
+void glow_temp_dir_remove(char *dir) {
+  DIR *d = dir ? opendir(dir) : NULL;
+  for (struct dirent *e; d && (e = readdir(d));) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+      continue;
+    char *p = glow_temp_path(dir, e->d_name);
+    unlink(p);
+    free(p);
+  }
+  if (d)
+    closedir(d);
+  if (dir)
+    rmdir(dir);
+  free(dir);
+}
