@@ -186,6 +186,16 @@ void glow_sb_vprintf(glow_strbuf *b, const char *fmt, va_list ap);
 void glow_sb_append(glow_strbuf *b, const void *data, size_t size); /* bytes, 0 after them */
 void glow_sb_free(glow_strbuf *b);
 
+/* util/str-table.c: a string -> int table (open addressing); keys are borrowed, not copied */
+typedef struct glow_str_table {
+  const char **keys;
+  int *vals;
+  size_t cap, n;
+} glow_str_table;
+int *glow_str_table_get(glow_str_table *t, const char *key); /* NULL if absent */
+void glow_str_table_put(glow_str_table *t, const char *key, int val);
+void glow_str_table_free(glow_str_table *t);
+
 /* util/read-file.c: a whole file, 0-terminated (malloc'd); -1 after reporting why not. */
 int glow_read_file(const char *path, uint8_t **data, size_t *size);
 /* util/run-tool.c: runs argv (argv[0] found through PATH when it has no '/'; no shell), its
@@ -303,6 +313,17 @@ void glow_graph_dump(const glow_graph *g, FILE *f);
 int glow_graph_dump_dot(const glow_graph *g, const char *path);
 
 /* importer/import-onnx.c */
+/* Glow's -tflite-* options; all zero is Glow's defaults. */
+typedef struct glow_tflite_options {
+  int float_inputs, float_outputs; /* quantized inputs and outputs as float, converted in the bundle */
+  int float_softmax;               /* a quantized Softmax computed in float */
+  int rename_tensors;              /* tensors named tensor<index> */
+  int keep_uint8;                  /* -tflite-uint8-to-int8=false: uint8 tensors stay uint8 */
+  int no_custom_operator;          /* -tflite-enable-custom-operator=false: custom ops are refused */
+  double bias_scale_max_error;     /* 0: Glow's 1e-6 */
+  int bias_scale_no_error;         /* -tflite-bias-scale-check-throw-error=false */
+  const char *dump_graph;          /* -tflite-dump-graph=<file.dot> */
+} glow_tflite_options;
 typedef struct glow_import_options {
   int nsymbols;
   const char **symbol_names;
@@ -314,6 +335,7 @@ typedef struct glow_import_options {
   int64_t (*input_dims)[GLOW_MAX_RANK];
   float *input_scales;        /* Glow's int8q/int16q/int32q forms: the placeholder keeps this */
   int32_t *input_offsets;     /* quantized type, scale and offset in the bundle (0 scale: not quantized) */
+  glow_tflite_options tflite;
 } glow_import_options;
 glow_graph *glow_import_onnx(const char *path, const glow_import_options *o);
 /* The same from bytes in memory; `path` only names them in messages. */
@@ -346,6 +368,12 @@ int glow_model_input_dequantize(glow_graph *g, int id, const glow_import_options
  * 0 too when the model does not infer at its own batch (compiling it reports that). */
 int glow_batch_check(glow_graph *given, glow_graph *model, const char *input, const int64_t *given_batch,
                      const int64_t *model_batch, int n);
+
+/* importer/import-tflite.c: a .tflite model (TFLite's FlatBuffer, schema version 3) */
+glow_graph *glow_import_tflite(const char *path, const glow_import_options *o);
+glow_graph *glow_import_tflite_bytes(const void *data, size_t size, const char *path, const glow_import_options *o);
+/* 1 if path names a .tflite file (by its extension, or its FlatBuffer identifier TFL3). */
+int glow_tflite_file(const char *path);
 
 /* importer/import-model.c: -model as given (init_net: a second -model, or NULL) */
 /* 1 and the two paths (malloc'd) if it names a Caffe2 model (a folder, or two files), else 0. */

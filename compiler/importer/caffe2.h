@@ -7,16 +7,6 @@
 #include "caffe2.pb-c.h"
 #include "glowc.h"
 
-/* A string -> int table (open addressing); keys are borrowed, not copied. */
-typedef struct glow_c2_table {
-  const char **keys;
-  int *vals;
-  size_t cap, n;
-} glow_c2_table;
-int *glow_c2_table_get(glow_c2_table *t, const char *key); /* NULL if absent */
-void glow_c2_table_put(glow_c2_table *t, const char *key, int val);
-void glow_c2_table_free(glow_c2_table *t);
-
 /* Blob states besides a value id. */
 enum { GLOW_C2_UNPRODUCED = -2 }; /* an op output glowc does not compute (a Dropout mask, ...) */
 
@@ -24,9 +14,9 @@ typedef struct glow_c2 {
   const char *predict_path, *init_path;
   const glow_import_options *o;
   glow_graph *g;
-  glow_c2_table blobs;  /* blob name -> the value its last writer so far made */
-  glow_c2_table writes; /* blob name -> writes still to come in predict_net */
-  glow_c2_table names;  /* every value name -> id, so made-up names never clash */
+  glow_str_table blobs;  /* blob name -> the value its last writer so far made */
+  glow_str_table writes; /* blob name -> writes still to come in predict_net */
+  glow_str_table names;  /* every value name -> id, so made-up names never clash */
   int nq;               /* quantization parameters of Int8 blobs, by value id */
   double *qscale;
   int64_t *qzero;       /* INT64_MIN: none */

@@ -17,53 +17,6 @@
  * Caffe2's does), Unsqueeze takes axes and Clip its bounds as inputs. */
 #define CAFFE2_ONNX_OPSET 11
 
-/* ---- string table ---- */
-
-static size_t hash(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++)
-    h = (h ^ (uint8_t)*s) * 1099511628211ull;
-  return (size_t)h;
-}
-
-static size_t table_slot(const glow_c2_table *t, const char *key) {
-  size_t i = hash(key) & (t->cap - 1);
-  while (t->keys[i] && strcmp(t->keys[i], key))
-    i = (i + 1) & (t->cap - 1);
-  return i;
-}
-
-int *glow_c2_table_get(glow_c2_table *t, const char *key) {
-  if (!t->cap)
-    return NULL;
-  size_t i = table_slot(t, key);
-  return t->keys[i] ? &t->vals[i] : NULL;
-}
-
-void glow_c2_table_put(glow_c2_table *t, const char *key, int val) {
-  if (2 * (t->n + 1) > t->cap) {
-    glow_c2_table old = *t;
-    t->cap = old.cap ? 2 * old.cap : 64;
-    t->keys = glow_xcalloc(t->cap, sizeof *t->keys);
-    t->vals = glow_xcalloc(t->cap, sizeof *t->vals);
-    t->n = 0;
-    for (size_t i = 0; i < old.cap; i++)
-      if (old.keys[i])
-        glow_c2_table_put(t, old.keys[i], old.vals[i]);
-    glow_c2_table_free(&old);
-  }
-  size_t i = table_slot(t, key);
-  t->n += !t->keys[i];
-  t->keys[i] = key;
-  t->vals[i] = val;
-}
-
-void glow_c2_table_free(glow_c2_table *t) {
-  free(t->keys);
-  free(t->vals);
-  memset(t, 0, sizeof *t);
-}
-
 /* ---- ops, values and nodes ---- */
 
 static const char *str(const char *s) { return s ? s : ""; }
@@ -96,19 +49,19 @@ int glow_c2_err(const glow_c2_op *op, const char *fmt, ...) {
 static int new_value(glow_c2 *c, const char *name) {
   glow_strbuf b = {0};
   glow_sb_printf(&b, "%s", name);
-  for (int k = 1; glow_c2_table_get(&c->names, b.s); k++) {
+  for (int k = 1; glow_str_table_get(&c->names, b.s); k++) {
     b.len = 0;
     glow_sb_printf(&b, "%s__%d", name, k);
   }
   int id = glow_value_add(c->g, b.s);
-  glow_c2_table_put(&c->names, c->g->vals[id].name, id);
+  glow_str_table_put(&c->names, c->g->vals[id].name, id);
   glow_sb_free(&b);
   return id;
 }
 
 int glow_c2_in(glow_c2 *c, const glow_c2_op *op, int k) {
   const char *blob = str(op->def->input[k]);
-  int *v = glow_c2_table_get(&c->blobs, blob);
+  int *v = glow_str_table_get(&c->blobs, blob);
   if (!v)
     return glow_c2_err(op, "input '%s' is not written by an earlier op, an init_net fill or an external_input", blob);
   if (*v == GLOW_C2_UNPRODUCED)
@@ -118,7 +71,7 @@ int glow_c2_in(glow_c2 *c, const glow_c2_op *op, int k) {
 
 int glow_c2_out(glow_c2 *c, const glow_c2_op *op, int k) {
   const char *blob = str(op->def->output[k]);
-  int *left = op->file == c->predict_path ? glow_c2_table_get(&c->writes, blob) : NULL;
+  int *left = op->file == c->predict_path ? glow_str_table_get(&c->writes, blob) : NULL;
   int id;
   if (left && --*left > 0) { /* written again later: the last write gets the blob's name */
     glow_strbuf b = {0};
@@ -128,13 +81,13 @@ int glow_c2_out(glow_c2 *c, const glow_c2_op *op, int k) {
   } else {
     id = new_value(c, blob);
   }
-  glow_c2_table_put(&c->blobs, blob, id);
+  glow_str_table_put(&c->blobs, blob, id);
   return id;
 }
 
 void glow_c2_unproduced(glow_c2 *c, const glow_c2_op *op, int k) {
   if (k < (int)op->def->n_output && *str(op->def->output[k]))
-    glow_c2_table_put(&c->blobs, op->def->output[k], GLOW_C2_UNPRODUCED);
+    glow_str_table_put(&c->blobs, op->def->output[k], GLOW_C2_UNPRODUCED);
 }
 
 int glow_c2_tmp(glow_c2 *c, const glow_c2_op *op, const char *what) {
@@ -237,14 +190,14 @@ static Caffe2__NetDef *parse_net(const char *path, const uint8_t *bytes, size_t 
  * it; the unsupported op types are reported together, with their ops. */
 static int check_ops(glow_c2 *c, const Caffe2__NetDef *net) {
   int rc = 0;
-  glow_c2_table types = {0}; /* unsupported type -> its first op's index */
+  glow_str_table types = {0}; /* unsupported type -> its first op's index */
   for (size_t i = 0; i < net->n_op; i++) {
     glow_c2_op op = glow_c2_op_make(c->predict_path, net->op[i]);
     const glow_c2_op_info *info = glow_c2_op_find(op.type);
     size_t nin = op.def->n_input, nout = op.def->n_output;
     if (!info) {
-      if (!glow_c2_table_get(&types, op.type))
-        glow_c2_table_put(&types, op.type, (int)i);
+      if (!glow_str_table_get(&types, op.type))
+        glow_str_table_put(&types, op.type, (int)i);
     } else if (nin < (size_t)info->min_in || nin > (size_t)info->max_in || nout < (size_t)info->min_out ||
                nout > (size_t)info->max_out) {
       rc = glow_c2_err(&op, "%s takes %d to %d inputs and %d to %d outputs; this op has %zu and %zu", op.type,
@@ -257,7 +210,7 @@ static int check_ops(glow_c2 *c, const Caffe2__NetDef *net) {
     int ntypes = 0;
     for (size_t i = 0; i < net->n_op; i++) { /* in the order the types first appear */
       glow_c2_op op = glow_c2_op_make(c->predict_path, net->op[i]);
-      int *first = glow_c2_table_get(&types, op.type);
+      int *first = glow_str_table_get(&types, op.type);
       if (first && *first == (int)i) {
         int count = 0;
         glow_strbuf names = {0};
@@ -280,7 +233,7 @@ static int check_ops(glow_c2 *c, const Caffe2__NetDef *net) {
     glow_sb_free(&known);
     rc = -1;
   }
-  glow_c2_table_free(&types);
+  glow_str_table_free(&types);
   return rc;
 }
 
@@ -290,9 +243,9 @@ static int dequantize_input(glow_c2 *c, int id, int k) {
   int first = c->g->nvals;
   int f = glow_model_input_dequantize(c->g, id, c->o, k, c->predict_path);
   for (int v = first; v < c->g->nvals; v++)
-    glow_c2_table_put(&c->names, c->g->vals[v].name, v);
+    glow_str_table_put(&c->names, c->g->vals[v].name, v);
   if (f >= 0)
-    glow_c2_table_put(&c->blobs, c->g->vals[id].name, f);
+    glow_str_table_put(&c->blobs, c->g->vals[id].name, f);
   return f < 0 ? -1 : 0;
 }
 
@@ -304,10 +257,10 @@ static int add_inputs(glow_c2 *c, const Caffe2__NetDef *net) {
   g->inputs = glow_xmalloc(sizeof(int) * (net->n_external_input + 1));
   for (size_t i = 0; i < net->n_external_input; i++) {
     const char *name = str(net->external_input[i]);
-    if (glow_c2_table_get(&c->blobs, name))
+    if (glow_str_table_get(&c->blobs, name))
       continue; /* a weight from init_net (or listed twice) */
     int id = new_value(c, name);
-    glow_c2_table_put(&c->blobs, name, id);
+    glow_str_table_put(&c->blobs, name, id);
     g->vals[id].kind = GLOW_VAL_INPUT;
     g->inputs[g->ninputs++] = id;
     int k = glow_model_input_find(o, name);
@@ -330,7 +283,7 @@ static int add_inputs(glow_c2 *c, const Caffe2__NetDef *net) {
     }
   }
   for (int k = 0; k < o->ninputs; k++) {
-    int *v = glow_c2_table_get(&c->blobs, o->input_names[k]), input = 0;
+    int *v = glow_str_table_get(&c->blobs, o->input_names[k]), input = 0;
     for (int i = 0; i < g->ninputs; i++)
       input |= !strcmp(g->vals[g->inputs[i]].name, o->input_names[k]);
     if (input)
@@ -353,7 +306,7 @@ static int add_outputs(glow_c2 *c, const Caffe2__NetDef *net) {
   g->outputs = glow_xmalloc(sizeof(int) * (net->n_external_output + 1));
   for (size_t i = 0; i < net->n_external_output; i++) {
     const char *name = str(net->external_output[i]);
-    int *v = glow_c2_table_get(&c->blobs, name);
+    int *v = glow_str_table_get(&c->blobs, name);
     if (!v || *v < 0) {
       rc = -1;
       glow_error(c->predict_path, "external_output '%s' is %s", name,
@@ -378,11 +331,11 @@ static int import_nets(glow_c2 *c, const Caffe2__NetDef *predict, const Caffe2__
   for (size_t i = 0; i < predict->n_op; i++)
     for (size_t k = 0; k < predict->op[i]->n_output; k++) {
       const char *blob = str(predict->op[i]->output[k]);
-      int *n = glow_c2_table_get(&c->writes, blob);
+      int *n = glow_str_table_get(&c->writes, blob);
       if (n)
         ++*n;
       else
-        glow_c2_table_put(&c->writes, blob, 1);
+        glow_str_table_put(&c->writes, blob, 1);
     }
   int rc = glow_c2_init_net(c, init);
   rc |= check_ops(c, predict);
@@ -415,9 +368,9 @@ glow_graph *glow_import_caffe2_bytes(const void *predict, size_t predict_size, c
     c.g->opset = CAFFE2_ONNX_OPSET;
     rc = import_nets(&c, pn, in);
   }
-  glow_c2_table_free(&c.blobs);
-  glow_c2_table_free(&c.writes);
-  glow_c2_table_free(&c.names);
+  glow_str_table_free(&c.blobs);
+  glow_str_table_free(&c.writes);
+  glow_str_table_free(&c.names);
   free(c.qscale);
   free(c.qzero);
   if (pn)

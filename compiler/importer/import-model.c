@@ -1,7 +1,8 @@
 /* -model: which importer reads it. A folder holding predict_net.pb and
  * init_net.pb, or those two files named one after the other (Glow's
  * -model=predict_net.pb -model=init_net.pb), is a Caffe2 model; a single file
- * is an ONNX model. */
+ * is a TFLite model when it is named .tflite or holds TFLite's identifier,
+ * else an ONNX model. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,7 +59,9 @@ glow_graph *glow_import_model(const char *model, const char *init_net, const glo
   int caffe2 = glow_caffe2_paths(model, init_net, &predict, &init);
   glow_graph *g = NULL;
   if (!check_caffe2(model, predict, init))
-    g = caffe2 ? glow_import_caffe2(predict, init, o) : glow_import_onnx(model, o);
+    g = caffe2                    ? glow_import_caffe2(predict, init, o)
+        : glow_tflite_file(model) ? glow_import_tflite(model, o)
+                                  : glow_import_onnx(model, o);
   if (g && caffe2) /* later messages name the model as given: the paths made here are freed */
     g->file = model;
   free(predict);

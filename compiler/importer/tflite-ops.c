@@ -1,0 +1,44 @@
+/* Which importer takes a TFLite operator: the tables of the operator families,
+ * with the int8 table first for operators on quantized tensors. */
+#include <string.h>
+
+#include "importer/tflite.h"
+
+static const glow_tfl_op_info *const tables[] = {glow_tfl_ops_nn, glow_tfl_ops_math, glow_tfl_ops_tensor,
+                                                 glow_tfl_ops_quant};
+
+static const glow_tfl_op_info *in_table(const glow_tfl_op_info *t, int64_t code) {
+  for (; t->code >= 0; t++)
+    if (t->code == code)
+      return t;
+  return NULL;
+}
+
+const glow_tfl_op_info *glow_tfl_op_find(int64_t code) {
+  for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+    const glow_tfl_op_info *info = in_table(tables[i], code);
+    if (info)
+      return info;
+  }
+  return in_table(glow_tfl_ops_int8, code);
+}
+
+const glow_tfl_op_info *glow_tfl_op_for(const glow_tfl *c, const glow_tfl_op *op) {
+  const glow_tfl_tensor *x = glow_tfl_tensor_in(c, op, 0);
+  const glow_tfl_op_info *q = in_table(glow_tfl_ops_int8, op->code);
+  if (q && x && x->nq && (x->dt == GLOW_DT_I8 || x->dt == GLOW_DT_U8 || x->dt == GLOW_DT_I16))
+    return q;
+  const glow_tfl_op_info *info = NULL;
+  for (size_t i = 0; i < sizeof tables / sizeof tables[0] && !info; i++)
+    info = in_table(tables[i], op->code);
+  return info ? info : q;
+}
+
+void glow_tfl_op_list(glow_strbuf *b) {
+  int n = 0;
+  for (int64_t code = 0; glow_tfl_builtin_name(code) || code < 256; code++)
+    if (glow_tfl_op_find(code))
+      glow_sb_printf(b, "%s%s", n++ ? ", " : "", glow_tfl_builtin_name(code));
+  glow_sb_printf(b, "%sand custom operators (run by the bundle's caller through glow_tflite_custom_operator)",
+                 n ? ", " : "");
+}

@@ -1,0 +1,319 @@
+/* TFLite tensors as graph values, in the model's layout (NHWC) or in NCHW,
+ * and the nodes, constants and attributes the operator importers make. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "importer/tflite.h"
+
+static const int64_t to_nchw[4] = {0, 3, 1, 2}, to_nhwc[4] = {0, 2, 3, 1};
+
+/* A value named `name`, or `name`__<k> for the first k that no value has. */
+static int new_value(glow_tfl *c, const char *name) {
+  glow_strbuf b = {0};
+  glow_sb_printf(&b, "%s", name);
+  for (int k = 1; glow_str_table_get(&c->names, b.s); k++) {
+    b.len = 0;
+    glow_sb_printf(&b, "%s__%d", name, k);
+  }
+  int id = glow_value_add(c->g, b.s);
+  glow_str_table_put(&c->names, c->g->vals[id].name, id);
+  glow_sb_free(&b);
+  return id;
+}
+
+static const char *out_name(const glow_tfl *c, const glow_tfl_op *op) {
+  return op->nout > 0 && op->out[0] >= 0 ? c->t[op->out[0]].name : op->type;
+}
+
+int glow_tfl_tmp(glow_tfl *c, const glow_tfl_op *op, const char *what) {
+  glow_strbuf b = {0};
+  glow_sb_printf(&b, "%s/%s", out_name(c, op), what);
+  int id = new_value(c, b.s);
+  glow_sb_free(&b);
+  return id;
+}
+
+static int copy_const(glow_tfl *c, const glow_tfl_op *op, int id, glow_dtype dt, int rank, const int64_t *dims,
+                      const void *data) {
+  glow_value v = {.dt = dt, .rank = rank};
+  memcpy(v.dims, dims, sizeof(int64_t) * (size_t)rank);
+  c->const_bytes += glow_value_bytes(&v);
+  if (c->const_bytes > GLOW_TFL_MAX_CONST_BYTES)
+    return glow_tfl_err(c, op, "its constants bring the model's to over %llu GiB: tensors share buffers past what "
+                        "any real model holds", (unsigned long long)(GLOW_TFL_MAX_CONST_BYTES >> 30));
+  glow_value_make_const(c->g, id, dt, rank, dims, data);
+  return id;
+}
+
+int glow_tfl_const(glow_tfl *c, const glow_tfl_op *op, const char *what, glow_dtype dt, int rank,
+                   const int64_t *dims, const void *data) {
+  return copy_const(c, op, glow_tfl_tmp(c, op, what), dt, rank, dims, data);
+}
+
+int glow_tfl_const_ints(glow_tfl *c, const glow_tfl_op *op, const char *what, int n, const int64_t *v) {
+  int64_t dims[1] = {n};
+  return glow_tfl_const(c, op, what, GLOW_DT_I64, 1, dims, v);
+}
+
+int glow_tfl_node(glow_tfl *c, const glow_tfl_op *op, glow_op kind, const char *what, int nin, const int *in,
+                  int nout, const int *out) {
+  glow_strbuf b = {0};
+  if (what)
+    glow_sb_printf(&b, "%s/%s", out_name(c, op), what);
+  else
+    glow_sb_printf(&b, "%s", out_name(c, op));
+  int id = glow_node_add(c->g, kind, b.s, nin, in, nout, out);
+  glow_sb_free(&b);
+  return id;
+}
+
+static glow_attr *attr_new(glow_tfl *c, int node, const char *name, glow_attr_type type) {
+  glow_attr *a = glow_attr_slot(&c->g->nodes[node], name);
+  a->type = type;
+  return a;
+}
+
+void glow_tfl_attr_int(glow_tfl *c, int node, const char *name, int64_t v) {
+  attr_new(c, node, name, GLOW_ATTR_INT)->i = v;
+}
+
+void glow_tfl_attr_float(glow_tfl *c, int node, const char *name, double v) {
+  attr_new(c, node, name, GLOW_ATTR_FLOAT)->f = v;
+}
+
+void glow_tfl_attr_ints(glow_tfl *c, int node, const char *name, const int64_t *v, int n) {
+  glow_attr *a = attr_new(c, node, name, GLOW_ATTR_INTS);
+  a->ints = glow_xmalloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+  memcpy(a->ints, v, sizeof(int64_t) * (size_t)n);
+  a->n = n;
+}
+
+void glow_tfl_attr_string(glow_tfl *c, int node, const char *name, const char *s) {
+  attr_new(c, node, name, GLOW_ATTR_STRING)->s = glow_xstrdup(s);
+}
+
+/* Shapes of the node's outputs, now; -1 after an error naming the node. */
+static int infer(glow_tfl *c, int node) {
+  glow_node *n = &c->g->nodes[node];
+  return glow_op_get(n->op)->infer(c->g, n);
+}
+
+int glow_tfl_infer(glow_tfl *c, int node) { return infer(c, node); }
+
+const glow_tfl_tensor *glow_tfl_tensor_in(const glow_tfl *c, const glow_tfl_op *op, int k) {
+  return k < op->nin && op->in[k] >= 0 ? &c->t[op->in[k]] : NULL;
+}
+
+const glow_tfl_tensor *glow_tfl_tensor_out(const glow_tfl *c, const glow_tfl_op *op, int k) {
+  return k < op->nout ? &c->t[op->out[k]] : NULL;
+}
+
+int glow_tfl_axis(int axis, int rank, int layout) {
+  if (axis < 0)
+    axis += rank;
+  return rank == 4 && layout == GLOW_TFL_NCHW && axis >= 0 && axis < 4 ? (int)((int64_t[]){0, 2, 3, 1})[axis] : axis;
+}
+
+static int transpose(glow_tfl *c, const glow_tfl_op *op, int from, const char *name, const int64_t *perm) {
+  int to = new_value(c, name);
+  int node = glow_node_add(c->g, GLOW_OP_TRANSPOSE, c->g->vals[to].name, 1, &from, 1, &to);
+  glow_tfl_attr_ints(c, node, "perm", perm, 4);
+  (void)op;
+  return infer(c, node) ? -1 : to;
+}
+
+/* The constant tensor t as a value in NHWC, made on first use. */
+static int const_value(glow_tfl *c, const glow_tfl_op *op, glow_tfl_tensor *t) {
+  if (t->val[GLOW_TFL_NHWC] < 0) {
+    int id = new_value(c, t->name);
+    if (copy_const(c, op, id, t->dt, t->rank, t->dims, t->data) < 0)
+      return -1;
+    t->val[GLOW_TFL_NHWC] = id;
+  }
+  return t->val[GLOW_TFL_NHWC];
+}
+
+/* NHWC bytes of a 4-D constant in NCHW order. */
+static int const_nchw(glow_tfl *c, const glow_tfl_op *op, glow_tfl_tensor *t) {
+  size_t es = glow_dtype_size(t->dt);
+  int64_t n = t->dims[0], h = t->dims[1], w = t->dims[2], ch = t->dims[3];
+  uint8_t *d = glow_xmalloc(t->data_size ? t->data_size : 1);
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t y = 0; y < h; y++)
+      for (int64_t x = 0; x < w; x++)
+        for (int64_t k = 0; k < ch; k++)
+          memcpy(d + (size_t)(((i * ch + k) * h + y) * w + x) * es, t->data + (size_t)(((i * h + y) * w + x) * ch + k) * es,
+                 es);
+  int64_t dims[4] = {n, ch, h, w};
+  glow_strbuf b = {0};
+  glow_sb_printf(&b, "%s/nchw", t->name);
+  int id = copy_const(c, op, new_value(c, b.s), t->dt, 4, dims, d);
+  glow_sb_free(&b);
+  free(d);
+  return id;
+}
+
+int glow_tfl_in(glow_tfl *c, const glow_tfl_op *op, int k, int layout) {
+  if (k >= op->nin || op->in[k] < 0)
+    return glow_tfl_err(c, op, "input %d is omitted; this operator needs it", k);
+  glow_tfl_tensor *t = &c->t[op->in[k]];
+  if (t->rank != 4)
+    layout = GLOW_TFL_NHWC;
+  if (t->val[layout] >= 0)
+    return t->val[layout];
+  if (t->data) {
+    if (layout == GLOW_TFL_NHWC)
+      return const_value(c, op, t);
+    return t->val[layout] = const_nchw(c, op, t);
+  }
+  int other = t->val[!layout];
+  if (other < 0)
+    return glow_tfl_err(c, op, "input %d is tensor '%s', which is no input or constant of the model and no earlier "
+                        "operator writes", k, t->name);
+  glow_strbuf b = {0};
+  glow_sb_printf(&b, layout == GLOW_TFL_NCHW ? "%s/nchw" : "%s", t->name);
+  int v = transpose(c, op, other, b.s, layout == GLOW_TFL_NCHW ? to_nchw : to_nhwc);
+  glow_sb_free(&b);
+  return t->val[layout] = v;
+}
+
+int glow_tfl_home(const glow_tfl *c, const glow_tfl_op *op, int k) {
+  const glow_tfl_tensor *t = glow_tfl_tensor_in(c, op, k);
+  return t && t->rank == 4 && t->val[GLOW_TFL_NHWC] < 0 && t->val[GLOW_TFL_NCHW] >= 0 ? GLOW_TFL_NCHW : GLOW_TFL_NHWC;
+}
+
+int glow_tfl_out(glow_tfl *c, const glow_tfl_op *op, int k, int layout) {
+  glow_tfl_tensor *t = &c->t[op->out[k]];
+  if (t->rank != 4)
+    layout = GLOW_TFL_NHWC;
+  glow_strbuf b = {0};
+  glow_sb_printf(&b, layout == GLOW_TFL_NCHW ? "%s/nchw" : "%s", t->name);
+  int id = new_value(c, b.s);
+  glow_sb_free(&b);
+  return t->val[layout] = id;
+}
+
+int glow_tfl_in_ints(glow_tfl *c, const glow_tfl_op *op, int k, int64_t *v, int cap) {
+  const glow_tfl_tensor *t = glow_tfl_tensor_in(c, op, k);
+  if (!t || !t->data || (t->dt != GLOW_DT_I32 && t->dt != GLOW_DT_I64))
+    return glow_tfl_err(c, op, "input %d%s%s%s must be a constant int32 or int64 tensor: glowc compiles fixed shapes",
+                        k, t ? " ('" : "", t ? t->name : "", t ? "')" : "");
+  int64_t n = (int64_t)(t->data_size / glow_dtype_size(t->dt));
+  if (n > cap)
+    return glow_tfl_err(c, op, "input %d ('%s') has %lld values; glowc reads at most %d", k, t->name, (long long)n, cap);
+  for (int64_t i = 0; i < n; i++) {
+    if (t->dt == GLOW_DT_I32) {
+      int32_t x;
+      memcpy(&x, t->data + 4 * i, 4);
+      v[i] = x;
+    } else {
+      memcpy(&v[i], t->data + 8 * i, 8);
+    }
+  }
+  return (int)n;
+}
+
+int glow_tfl_out_pre(glow_tfl *c, const glow_tfl_op *op, int k, int layout, int64_t act) {
+  return act == GLOW_TFL_ACT_NONE ? glow_tfl_out(c, op, k, layout) : glow_tfl_tmp(c, op, "pre-activation");
+}
+
+static int scalar(glow_tfl *c, const glow_tfl_op *op, const char *what, float f) {
+  return glow_tfl_const(c, op, what, GLOW_DT_F32, 0, NULL, &f);
+}
+
+int glow_tfl_activation(glow_tfl *c, const glow_tfl_op *op, int pre, int64_t act, int k, int layout) {
+  if (act == GLOW_TFL_ACT_NONE)
+    return 0;
+  int in[3] = {pre, -1, -1}, node;
+  glow_op kind = GLOW_OP_CLIP;
+  int nin = 3;
+  switch (act) {
+  case GLOW_TFL_ACT_RELU: kind = GLOW_OP_RELU; nin = 1; break;
+  case GLOW_TFL_ACT_TANH: kind = GLOW_OP_TANH; nin = 1; break;
+  case GLOW_TFL_ACT_RELU6: in[1] = scalar(c, op, "min", 0.0f); in[2] = scalar(c, op, "max", 6.0f); break;
+  case GLOW_TFL_ACT_RELU_N1_TO_1: in[1] = scalar(c, op, "min", -1.0f); in[2] = scalar(c, op, "max", 1.0f); break;
+  default:
+    return glow_tfl_err(c, op, "has fused activation %lld (%s), which glowc does not support", (long long)act,
+                        act == GLOW_TFL_ACT_SIGN_BIT ? "SIGN_BIT" : "unknown");
+  }
+  if (nin == 3 && (in[1] < 0 || in[2] < 0))
+    return -1;
+  int out = glow_tfl_out(c, op, k, layout);
+  node = glow_tfl_node(c, op, kind, NULL, nin, in, 1, &out);
+  return infer(c, node);
+}
+
+/* Input k transposed by perm (a copy for a constant, else a Transpose node). */
+int glow_tfl_in_perm(glow_tfl *c, const glow_tfl_op *op, int k, const int64_t *perm, const char *what) {
+  int x = glow_tfl_in(c, op, k, GLOW_TFL_NHWC);
+  if (x < 0)
+    return -1;
+  const glow_tfl_tensor *t = &c->t[op->in[k]];
+  int rank = t->rank;
+  if (!t->data) {
+    int y = glow_tfl_tmp(c, op, what);
+    int node = glow_tfl_node(c, op, GLOW_OP_TRANSPOSE, what, 1, &x, 1, &y);
+    glow_tfl_attr_ints(c, node, "perm", perm, rank);
+    return glow_tfl_infer(c, node) ? -1 : y;
+  }
+  size_t es = glow_dtype_size(t->dt);
+  int64_t dims[GLOW_MAX_RANK], stride[GLOW_MAX_RANK], idx[GLOW_MAX_RANK] = {0}, n = 1;
+  for (int d = rank - 1; d >= 0; d--) {
+    stride[d] = n;
+    n *= t->dims[d];
+  }
+  for (int d = 0; d < rank; d++)
+    dims[d] = t->dims[perm[d]];
+  uint8_t *out = glow_xmalloc(t->data_size ? t->data_size : 1);
+  for (int64_t i = 0; i < n; i++) { /* idx walks the output in order */
+    int64_t src = 0;
+    for (int d = 0; d < rank; d++)
+      src += idx[d] * stride[perm[d]];
+    memcpy(out + (size_t)i * es, t->data + (size_t)src * es, es);
+    for (int d = rank - 1; d >= 0 && ++idx[d] == dims[d]; d--)
+      idx[d] = 0;
+  }
+  int id = glow_tfl_const(c, op, what, t->dt, rank, dims, out);
+  free(out);
+  return id;
+}
+
+int glow_tfl_follow(const glow_tfl *c, const glow_tfl_op *op) {
+  const glow_tfl_tensor *y = glow_tfl_tensor_out(c, op, 0);
+  int nchw = 0;
+  if (!y || y->rank != 4)
+    return GLOW_TFL_NHWC;
+  for (int k = 0; k < op->nin; k++) {
+    const glow_tfl_tensor *t = glow_tfl_tensor_in(c, op, k);
+    if (t && !t->data && t->rank != 4)
+      return GLOW_TFL_NHWC;
+    nchw |= glow_tfl_home(c, op, k) == GLOW_TFL_NCHW;
+  }
+  return nchw ? GLOW_TFL_NCHW : GLOW_TFL_NHWC;
+}
+
+int glow_tfl_in_bcast(glow_tfl *c, const glow_tfl_op *op, int k, int layout) {
+  const glow_tfl_tensor *t = glow_tfl_tensor_in(c, op, k);
+  if (layout == GLOW_TFL_NHWC || !t || t->rank == 4 || !t->data || t->rank > 4)
+    return glow_tfl_in(c, op, k, layout);
+  /* a lower-rank constant broadcast against NHWC: as 4-D NHWC (ones in front), then NCHW */
+  int64_t d[4] = {1, 1, 1, 1};
+  for (int i = 0; i < t->rank; i++)
+    d[4 - t->rank + i] = t->dims[i];
+  int64_t nchw[4] = {d[0], d[3], d[1], d[2]};
+  /* (1,1,1,C) and (1,1,W,C)-style shapes: NCHW order of the same bytes needs a real transpose */
+  size_t es = glow_dtype_size(t->dt);
+  uint8_t *out = glow_xmalloc(t->data_size ? t->data_size : 1);
+  for (int64_t i = 0; i < d[0]; i++)
+    for (int64_t y = 0; y < d[1]; y++)
+      for (int64_t x = 0; x < d[2]; x++)
+        for (int64_t ch = 0; ch < d[3]; ch++)
+          memcpy(out + (size_t)(((i * d[3] + ch) * d[1] + y) * d[2] + x) * es,
+                 t->data + (size_t)(((i * d[1] + y) * d[2] + x) * d[3] + ch) * es, es);
+  glow_strbuf b = {0};
+  glow_sb_printf(&b, "input%d/nchw", k);
+  int id = glow_tfl_const(c, op, b.s, t->dt, 4, nchw, out);
+  glow_sb_free(&b);
+  free(out);
+  return id;
+}
