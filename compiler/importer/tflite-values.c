@@ -317,3 +317,65 @@ int glow_tfl_in_bcast(glow_tfl *c, const glow_tfl_op *op, int k, int layout) {
   free(out);
   return id;
 }
+
+/* ---- convolution and pooling windows (moved from tflite-nn.c: the int8 importers share them) ---- */
+
+enum { CONV_PADDING = 0, CONV_STRIDE_W = 1, CONV_STRIDE_H = 2, CONV_ACT = 3, CONV_DIL_W = 4, CONV_DIL_H = 5 };
+enum { DW_PADDING = 0, DW_STRIDE_W = 1, DW_STRIDE_H = 2, DW_MULT = 3, DW_ACT = 4, DW_DIL_W = 5, DW_DIL_H = 6 };
+enum { POOL_PADDING = 0, POOL_STRIDE_W = 1, POOL_STRIDE_H = 2, POOL_W = 3, POOL_H = 4, POOL_ACT = 5 };
+
+void glow_tfl_conv_window(const glow_tfl_op *op, int depthwise, glow_tfl_window *w) {
+  const glow_fb_table *o = &op->opts;
+  *w = (glow_tfl_window){.padding = glow_fb_int(o, depthwise ? DW_PADDING : CONV_PADDING, 1, 0),
+                         .stride = {glow_fb_int(o, depthwise ? DW_STRIDE_H : CONV_STRIDE_H, 4, 0),
+                                    glow_fb_int(o, depthwise ? DW_STRIDE_W : CONV_STRIDE_W, 4, 0)},
+                         .dilation = {glow_fb_int(o, depthwise ? DW_DIL_H : CONV_DIL_H, 4, 1),
+                                      glow_fb_int(o, depthwise ? DW_DIL_W : CONV_DIL_W, 4, 1)},
+                         .act = glow_fb_int(o, depthwise ? DW_ACT : CONV_ACT, 1, 0)};
+}
+
+void glow_tfl_pool_window(const glow_tfl_op *op, glow_tfl_window *w) {
+  const glow_fb_table *o = &op->opts;
+  *w = (glow_tfl_window){.padding = glow_fb_int(o, POOL_PADDING, 1, 0),
+                         .stride = {glow_fb_int(o, POOL_STRIDE_H, 4, 0), glow_fb_int(o, POOL_STRIDE_W, 4, 0)},
+                         .dilation = {1, 1},
+                         .kernel = {glow_fb_int(o, POOL_H, 4, 0), glow_fb_int(o, POOL_W, 4, 0)},
+                         .act = glow_fb_int(o, POOL_ACT, 1, 0)};
+}
+
+int glow_tfl_window_pads(glow_tfl *c, const glow_tfl_op *op, const glow_tfl_window *w, const int64_t *in,
+                         int64_t *pads) {
+  for (int d = 0; d < 2; d++) {
+    if (w->stride[d] < 1 || w->dilation[d] < 1 || w->kernel[d] < 1)
+      return glow_tfl_err(c, op, "has stride %lld, dilation %lld and window %lld along %s; each must be 1 or more",
+                          (long long)w->stride[d], (long long)w->dilation[d], (long long)w->kernel[d],
+                          d ? "the width" : "the height");
+    int64_t total = 0;
+    if (w->padding == GLOW_TFL_PAD_SAME) {
+      int64_t out = (in[d] + w->stride[d] - 1) / w->stride[d];
+      total = (out - 1) * w->stride[d] + (w->kernel[d] - 1) * w->dilation[d] + 1 - in[d];
+      total = total < 0 ? 0 : total;
+    } else if (w->padding != GLOW_TFL_PAD_VALID) {
+      return glow_tfl_err(c, op, "has padding %lld; TFLite's are SAME (0) and VALID (1)", (long long)w->padding);
+    }
+    pads[d] = total / 2;
+    pads[d + 2] = total - total / 2;
+  }
+  return 0;
+}
+
+void glow_tfl_window_attrs(glow_tfl *c, int node, const glow_tfl_window *w, const int64_t *pads, int dilations) {
+  glow_tfl_attr_ints(c, node, "kernel_shape", w->kernel, 2);
+  glow_tfl_attr_ints(c, node, "strides", w->stride, 2);
+  glow_tfl_attr_ints(c, node, "pads", pads, 4);
+  if (dilations)
+    glow_tfl_attr_ints(c, node, "dilations", w->dilation, 2);
+}
+
+int glow_tfl_need_4d(glow_tfl *c, const glow_tfl_op *op, int k, const char *what) {
+  const glow_tfl_tensor *t = glow_tfl_tensor_in(c, op, k);
+  if (!t || t->rank != 4)
+    return glow_tfl_err(c, op, "the %s%s%s%s has rank %d; it must be 4-D (%s)", what, t ? " ('" : "", t ? t->name : "",
+                        t ? "')" : "", t ? t->rank : 0, k ? "OHWI" : "NHWC");
+  return 0;
+}

@@ -108,6 +108,18 @@ int glow_tfl_home(const glow_tfl *c, const glow_tfl_op *op, int k);
 /* The layout an elementwise op runs in: NCHW when its output is 4-D, an input was made
  * in NCHW and every input that is not a constant is 4-D; else NHWC. */
 int glow_tfl_follow(const glow_tfl *c, const glow_tfl_op *op);
+/* Convolution and pooling windows: options, TF's SAME/VALID padding as pads[4] (ONNX
+ * order: top, left, bottom, right) for input size in[2] (-1 after an error), attributes. */
+typedef struct glow_tfl_window {
+  int64_t padding, stride[2], dilation[2], kernel[2], act;
+} glow_tfl_window;
+void glow_tfl_conv_window(const glow_tfl_op *op, int depthwise, glow_tfl_window *w); /* kernel left 0 */
+void glow_tfl_pool_window(const glow_tfl_op *op, glow_tfl_window *w);
+int glow_tfl_window_pads(glow_tfl *c, const glow_tfl_op *op, const glow_tfl_window *w, const int64_t *in,
+                         int64_t *pads);
+void glow_tfl_window_attrs(glow_tfl *c, int node, const glow_tfl_window *w, const int64_t *pads, int dilations);
+/* 4-D input k (`what` names it), else -1 after an error. */
+int glow_tfl_need_4d(glow_tfl *c, const glow_tfl_op *op, int k, const char *what);
 /* Input k for an op running in `layout` that broadcasts: a lower-rank constant becomes
  * 4-D (ones in front, numpy's rule) before it goes NCHW. */
 int glow_tfl_in_bcast(glow_tfl *c, const glow_tfl_op *op, int k, int layout);
