@@ -166,6 +166,7 @@ const char *glow_tfl_builtin_name(int64_t code); /* NULL for an unknown code */
 /* One table per family of operators, each ended by code -1. */
 extern const glow_tfl_op_info glow_tfl_ops_nn[];
 extern const glow_tfl_op_info glow_tfl_ops_math[];
+extern const glow_tfl_op_info glow_tfl_ops_unary[];
 extern const glow_tfl_op_info glow_tfl_ops_tensor[];
 extern const glow_tfl_op_info glow_tfl_ops_quant[];
 /* Importers of operators on int8 or uint8 tensors (input 0 quantized), found first for them. */
