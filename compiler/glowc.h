@@ -115,6 +115,22 @@ typedef struct glow_graph {
   int *outputs, noutputs; /* graph outputs in model order */
 } glow_graph;
 
+/* An argument of a call to a function of the bundle's caller (glow_kcall_extern). */
+typedef enum {
+  GLOW_KARG_INT,    /* int: i */
+  GLOW_KARG_STRING, /* const char *: a NUL-terminated constant copy of bytes[0, n) */
+  GLOW_KARG_BYTES,  /* const uint8_t *: a constant copy of bytes[0, n) (never NULL: a 0 byte follows) */
+  GLOW_KARG_ADDRS,  /* uint8_t **: the addresses of tensors[first, first + n) (NULL for -1) */
+  GLOW_KARG_SIZES,  /* int *: their sizes in bytes (0 for -1) */
+} glow_karg_kind;
+typedef struct glow_karg {
+  glow_karg_kind kind;
+  int64_t i;
+  uint8_t *bytes; /* STRING, BYTES: i bytes and a 0 after them (malloc'd) */
+  int first, n;
+} glow_karg;
+#define GLOW_KCALL_MAX_ARGS 8
+
 /* A kernel call: what codegen emits for one node. */
 typedef struct glow_kcall {
   char kernel[96];   /* symbol in the target's kernel bitcode, e.g. "glow_k_add_f32" */
@@ -122,6 +138,11 @@ typedef struct glow_kcall {
   int tensors[64];   /* value ids; outputs first, then inputs */
   int nparams, capparams;
   int64_t *params;   /* shapes, strides, attributes; floats as glow_f2p() bits */
+  /* glow_kcall_extern: `kernel` is a function of the bundle's caller (C linkage, returning
+   * void), called with args; decl is its declaration with a comment, for the bundle header. */
+  const char *decl;  /* NULL: a kernel */
+  int nargs;
+  glow_karg args[GLOW_KCALL_MAX_ARGS];
 } glow_kcall;
 
 /* How an op is imported, inferred, interpreted and lowered. Each op group
@@ -299,6 +320,14 @@ void glow_kcall_paramf(glow_kcall *kc, double f);
 void glow_kcall_params(glow_kcall *kc, int n, const int64_t *p);
 void glow_kcall_free(glow_kcall *kc);
 int64_t glow_f2p(double f);
+/* A call to `name`, a function the bundle's caller defines, instead of a kernel (a step the
+ * program computes itself); decl: its C declaration with a comment, a static string. Its
+ * arguments follow in order; ADDRS and SIZES take ranges of the tensors added with
+ * glow_kcall_tensor. */
+void glow_kcall_extern(glow_kcall *kc, const char *name, const char *decl);
+void glow_kcall_arg_int(glow_kcall *kc, int64_t v);
+void glow_kcall_arg_bytes(glow_kcall *kc, glow_karg_kind kind, const void *data, size_t n); /* STRING, BYTES */
+void glow_kcall_arg_tensors(glow_kcall *kc, glow_karg_kind kind, int first, int n);       /* ADDRS, SIZES */
 
 /* ir/verify.c */
 int glow_graph_verify(const glow_graph *g);

@@ -91,6 +91,11 @@ int glow_instrument_debug_selected(const glow_bundle_options *o, const glow_grap
 int glow_dump_tensor_call(LLVMModuleRef m, LLVMBuilderRef at, const char *format, LLVMValueRef data,
                           const glow_value *v, const char *path, const char *name);
 
+/* codegen/extern-call.c: at b, the call of a step lowered with glow_kcall_extern; area: the
+ * step's area pointers by plan area number. @return 0, or -1 after an error naming the node. */
+int glow_extern_call(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef const *area, const glow_graph *g,
+                     const glow_plan *p, const glow_node *n, const glow_kcall *kc);
+
 /* codegen/instrument.c: the entry's calls around each step, or NULL without -instrument-ir
  * and -instrument-debug (every glow_instr_* function then does nothing). */
 typedef struct glow_instr glow_instr;

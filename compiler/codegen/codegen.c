@@ -113,6 +113,8 @@ static LLVMValueRef tensor_ptr(cg *c, const glow_plan *p, int id) {
  * variant (kernel.h), which exists (checked by emit_step). */
 static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, const glow_kcall *lowered,
                      LLVMValueRef *part) {
+  if (lowered->decl)
+    return glow_extern_call(c->b, c->m, c->area, g, p, n, lowered);
   glow_kcall kc = *lowered;
   char kname[sizeof kc.kernel + 8];
   snprintf(kname, sizeof kname, "%s%s", kc.kernel, part ? "_part" : "");
@@ -208,6 +210,9 @@ static int gpu_too_large(const glow_target *tgt, const glow_graph *g, const glow
  * nparts = the launch's thread count; else one thread runs it whole. */
 static int emit_gpu_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, const glow_kcall *kc,
                          int step, const char *net) {
+  if (kc->decl)
+    return glow_node_error(g, n, "calls %s, a function of the bundle's caller, which a GPU step cannot (%s); "
+                           "compile the model for a CPU target", kc->kernel, c->tgt->kernel_triple);
   if (gpu_too_large(c->tgt, g, n, kc))
     return -1;
   char pname[sizeof kc->kernel + 8];
@@ -262,7 +267,7 @@ static int emit_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_
   }
   char pname[sizeof kc.kernel + 8];
   snprintf(pname, sizeof pname, "%s_part", kc.kernel);
-  int parallel = c->num_threads > 1 && LLVMGetNamedFunction(c->m, pname);
+  int parallel = c->num_threads > 1 && !kc.decl && LLVMGetNamedFunction(c->m, pname);
   LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr}, pargs[3] = {c->ptr, c->i32, c->i32};
   LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), parallel ? pargs : args, 3, 0);
   char name[96];

@@ -9,7 +9,9 @@
 static int eval_node(const glow_graph *g, const glow_node *n, void **buf) {
   const glow_op_info *oi = glow_op_get(n->op);
   if (!oi->eval)
-    return glow_node_error(g, n, "the reference interpreter cannot evaluate this op");
+    return glow_node_error(g, n, "the bundle's caller computes this op (a TFLite custom operator: the bundle "
+                           "calls out to it), which the reference interpreter cannot: it cannot run or profile "
+                           "this model");
   /* Optional inputs and outputs past the node's count read as NULL. */
   const void *ins[64] = {0};
   void *outs[64] = {0};

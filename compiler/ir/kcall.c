@@ -1,4 +1,5 @@
-/* Kernel calls: the kernel symbol, its tensors and its constant parameters. */
+/* Kernel calls: the kernel symbol, its tensors and its constant parameters; or a
+ * call to a function of the bundle's caller with constant and tensor arguments. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,4 +43,40 @@ void glow_kcall_free(glow_kcall *kc) {
   free(kc->params);
   kc->params = NULL;
   kc->nparams = kc->capparams = 0;
+  for (int i = 0; i < kc->nargs; i++)
+    free(kc->args[i].bytes);
+  kc->nargs = 0;
+}
+
+void glow_kcall_extern(glow_kcall *kc, const char *name, const char *decl) {
+  glow_kcall_init(kc, "%s", name);
+  kc->decl = decl;
+}
+
+static glow_karg *arg_add(glow_kcall *kc, glow_karg_kind kind) {
+  GLOW_ASSERT(kc->decl && kc->nargs < GLOW_KCALL_MAX_ARGS);
+  glow_karg *a = &kc->args[kc->nargs++];
+  memset(a, 0, sizeof *a);
+  a->kind = kind;
+  return a;
+}
+
+void glow_kcall_arg_int(glow_kcall *kc, int64_t v) { arg_add(kc, GLOW_KARG_INT)->i = v; }
+
+void glow_kcall_arg_bytes(glow_kcall *kc, glow_karg_kind kind, const void *data, size_t n) {
+  GLOW_ASSERT(kind == GLOW_KARG_STRING || kind == GLOW_KARG_BYTES);
+  glow_karg *a = arg_add(kc, kind);
+  a->bytes = glow_xmalloc(n + 1);
+  if (n)
+    memcpy(a->bytes, data, n);
+  a->bytes[n] = 0;
+  a->i = (int64_t)n;
+}
+
+void glow_kcall_arg_tensors(glow_kcall *kc, glow_karg_kind kind, int first, int n) {
+  GLOW_ASSERT((kind == GLOW_KARG_ADDRS || kind == GLOW_KARG_SIZES) && first >= 0 && n >= 0 &&
+              first + n <= kc->ntensors);
+  glow_karg *a = arg_add(kc, kind);
+  a->first = first;
+  a->n = n;
 }

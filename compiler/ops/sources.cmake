@@ -51,4 +51,6 @@ set(GLOWC_OP_SOURCES
   ops/signal-dft.c
   ops/signal-stft.c
   ops/signal-mel.c
+  # custom: ir/ops-custom.def
+  ops/custom-call.c
 )
