@@ -1,74 +1,29 @@
-/* TFLite's float convolutions, pooling and fully connected layers as ONNX
- * Conv, MaxPool, AveragePool and Gemm, in NCHW. A filter's OHWI layout is the
- * NHWC of a 4-D tensor, so its NCHW copy is ONNX's OIHW; a depthwise filter
- * (1, H, W, C*M) becomes (C*M, 1, H, W) with C groups. SAME padding is TF's:
- * the total split with the extra row or column at the end. */
+/* TFLite's float convolutions, transposed convolutions, pooling, local
+ * response normalization, fully connected layers and batched matrix products
+ * as ONNX Conv, ConvTranspose, MaxPool, AveragePool, LRN (all in NCHW), Gemm
+ * and MatMul. A filter's OHWI layout is the NHWC of a 4-D tensor, so its NCHW
+ * copy is ONNX's OIHW; a depthwise filter (1, H, W, C*M) becomes (C*M, 1, H, W)
+ * with C groups; a transposed convolution's (O, H, W, I) becomes (I, O, H, W).
+ * SAME padding is TF's: the total split with the extra row or column at the end. */
 #include "importer/tflite.h"
 
 /* Options fields (tflite.fbs). */
-enum { CONV_PADDING = 0, CONV_STRIDE_W = 1, CONV_STRIDE_H = 2, CONV_ACT = 3, CONV_DIL_W = 4, CONV_DIL_H = 5 };
-enum { DW_PADDING = 0, DW_STRIDE_W = 1, DW_STRIDE_H = 2, DW_MULT = 3, DW_ACT = 4, DW_DIL_W = 5, DW_DIL_H = 6 };
-enum { POOL_PADDING = 0, POOL_STRIDE_W = 1, POOL_STRIDE_H = 2, POOL_W = 3, POOL_H = 4, POOL_ACT = 5 };
 enum { FC_ACT = 0, FC_WEIGHTS_FORMAT = 1, FC_KEEP_DIMS = 2 };
-
-typedef struct {
-  int64_t padding, stride[2], dilation[2], kernel[2], act;
-} window;
-
-/* Sets pads[4] (ONNX order: top, left, bottom, right) for input size in[2]; -1 after an error. */
-static int window_pads(glow_tfl *c, const glow_tfl_op *op, const window *w, const int64_t *in, int64_t *pads) {
-  for (int d = 0; d < 2; d++) {
-    if (w->stride[d] < 1 || w->dilation[d] < 1 || w->kernel[d] < 1)
-      return glow_tfl_err(c, op, "has stride %lld, dilation %lld and window %lld along %s; each must be 1 or more",
-                          (long long)w->stride[d], (long long)w->dilation[d], (long long)w->kernel[d],
-                          d ? "the width" : "the height");
-    int64_t total = 0;
-    if (w->padding == GLOW_TFL_PAD_SAME) {
-      int64_t out = (in[d] + w->stride[d] - 1) / w->stride[d];
-      total = (out - 1) * w->stride[d] + (w->kernel[d] - 1) * w->dilation[d] + 1 - in[d];
-      total = total < 0 ? 0 : total;
-    } else if (w->padding != GLOW_TFL_PAD_VALID) {
-      return glow_tfl_err(c, op, "has padding %lld; TFLite's are SAME (0) and VALID (1)", (long long)w->padding);
-    }
-    pads[d] = total / 2;
-    pads[d + 2] = total - total / 2;
-  }
-  return 0;
-}
-
-static void window_attrs(glow_tfl *c, int node, const window *w, const int64_t *pads, int dilations) {
-  glow_tfl_attr_ints(c, node, "kernel_shape", w->kernel, 2);
-  glow_tfl_attr_ints(c, node, "strides", w->stride, 2);
-  glow_tfl_attr_ints(c, node, "pads", pads, 4);
-  if (dilations)
-    glow_tfl_attr_ints(c, node, "dilations", w->dilation, 2);
-}
-
-/* 4-D input k, else an error naming it. */
-static int need_4d(glow_tfl *c, const glow_tfl_op *op, int k, const char *what) {
-  const glow_tfl_tensor *t = glow_tfl_tensor_in(c, op, k);
-  if (!t || t->rank != 4)
-    return glow_tfl_err(c, op, "the %s%s%s%s has rank %d; it must be 4-D (%s)", what, t ? " ('" : "", t ? t->name : "",
-                        t ? "')" : "", t ? t->rank : 0, k ? "OHWI" : "NHWC");
-  return 0;
-}
+enum { TCONV_PADDING = 0, TCONV_STRIDE_W = 1, TCONV_STRIDE_H = 2, TCONV_ACT = 3 };
+enum { LRN_RADIUS = 0, LRN_BIAS = 1, LRN_ALPHA = 2, LRN_BETA = 3 };
+enum { BMM_ADJ_X = 0, BMM_ADJ_Y = 1 };
 
 /* Conv (group from the filter's input channels) or, with depthwise, C groups of M. */
 static int conv(glow_tfl *c, const glow_tfl_op *op, int depthwise) {
-  const glow_fb_table *o = &op->opts;
-  window w = {.padding = glow_fb_int(o, depthwise ? DW_PADDING : CONV_PADDING, 1, 0),
-              .stride = {glow_fb_int(o, depthwise ? DW_STRIDE_H : CONV_STRIDE_H, 4, 0),
-                         glow_fb_int(o, depthwise ? DW_STRIDE_W : CONV_STRIDE_W, 4, 0)},
-              .dilation = {glow_fb_int(o, depthwise ? DW_DIL_H : CONV_DIL_H, 4, 1),
-                           glow_fb_int(o, depthwise ? DW_DIL_W : CONV_DIL_W, 4, 1)},
-              .act = glow_fb_int(o, depthwise ? DW_ACT : CONV_ACT, 1, 0)};
-  if (need_4d(c, op, 0, "input") || need_4d(c, op, 1, "filter"))
+  glow_tfl_window w;
+  glow_tfl_conv_window(op, depthwise, &w);
+  if (glow_tfl_need_4d(c, op, 0, "input") || glow_tfl_need_4d(c, op, 1, "filter"))
     return -1;
   const glow_tfl_tensor *x = glow_tfl_tensor_in(c, op, 0), *f = glow_tfl_tensor_in(c, op, 1);
   w.kernel[0] = f->dims[1];
   w.kernel[1] = f->dims[2];
   int64_t pads[4], group = 1, in_hw[2] = {x->dims[1], x->dims[2]};
-  if (window_pads(c, op, &w, in_hw, pads))
+  if (glow_tfl_window_pads(c, op, &w, in_hw, pads))
     return -1;
   int in[3] = {glow_tfl_in(c, op, 0, GLOW_TFL_NCHW), -1, -1};
   if (depthwise) {
@@ -92,7 +47,7 @@ static int conv(glow_tfl *c, const glow_tfl_op *op, int depthwise) {
     return -1;
   int y = glow_tfl_out_pre(c, op, 0, GLOW_TFL_NCHW, w.act);
   int node = glow_tfl_node(c, op, GLOW_OP_CONV, w.act ? "conv" : NULL, in[2] >= 0 ? 3 : 2, in, 1, &y);
-  window_attrs(c, node, &w, pads, 1);
+  glow_tfl_window_attrs(c, node, &w, pads, 1);
   glow_tfl_attr_int(c, node, "group", group);
   return glow_tfl_infer(c, node) || glow_tfl_activation(c, op, y, w.act, 0, GLOW_TFL_NCHW) ? -1 : 0;
 }
@@ -101,24 +56,20 @@ static int emit_conv(glow_tfl *c, const glow_tfl_op *op) { return conv(c, op, 0)
 static int emit_depthwise(glow_tfl *c, const glow_tfl_op *op) { return conv(c, op, 1); }
 
 static int pool(glow_tfl *c, const glow_tfl_op *op, glow_op kind) {
-  const glow_fb_table *o = &op->opts;
-  window w = {.padding = glow_fb_int(o, POOL_PADDING, 1, 0),
-              .stride = {glow_fb_int(o, POOL_STRIDE_H, 4, 0), glow_fb_int(o, POOL_STRIDE_W, 4, 0)},
-              .dilation = {1, 1},
-              .kernel = {glow_fb_int(o, POOL_H, 4, 0), glow_fb_int(o, POOL_W, 4, 0)},
-              .act = glow_fb_int(o, POOL_ACT, 1, 0)};
-  if (need_4d(c, op, 0, "input"))
+  glow_tfl_window w;
+  glow_tfl_pool_window(op, &w);
+  if (glow_tfl_need_4d(c, op, 0, "input"))
     return -1;
   const glow_tfl_tensor *x = glow_tfl_tensor_in(c, op, 0);
   int64_t pads[4], in_hw[2] = {x->dims[1], x->dims[2]};
-  if (window_pads(c, op, &w, in_hw, pads))
+  if (glow_tfl_window_pads(c, op, &w, in_hw, pads))
     return -1;
   int in = glow_tfl_in(c, op, 0, GLOW_TFL_NCHW);
   if (in < 0)
     return -1;
   int y = glow_tfl_out_pre(c, op, 0, GLOW_TFL_NCHW, w.act);
   int node = glow_tfl_node(c, op, kind, w.act ? "pool" : NULL, 1, &in, 1, &y);
-  window_attrs(c, node, &w, pads, 0); /* AveragePool leaves padding out of the count, as TFLite does */
+  glow_tfl_window_attrs(c, node, &w, pads, 0); /* AveragePool leaves padding out of the count, as TFLite does */
   return glow_tfl_infer(c, node) || glow_tfl_activation(c, op, y, w.act, 0, GLOW_TFL_NCHW) ? -1 : 0;
 }
 
@@ -168,11 +119,107 @@ static int emit_fc(glow_tfl *c, const glow_tfl_op *op) {
   return glow_tfl_activation(c, op, y, act, 0, GLOW_TFL_NHWC);
 }
 
+/* TF's transposed convolution adds input pixel (y, x)'s taps at (y * stride - top, x * stride -
+ * left), top and left being the padding of the forward convolution from an output_shape-sized
+ * input; past the taps the output is 0 (and the bias). So: ConvTranspose with those begin pads,
+ * end pads trimming the taps to output_shape, or output_padding where they end short of it. */
+static int emit_transpose_conv(glow_tfl *c, const glow_tfl_op *op) {
+  const glow_fb_table *o = &op->opts;
+  glow_tfl_window w = {.padding = glow_fb_int(o, TCONV_PADDING, 1, 0),
+                       .stride = {glow_fb_int(o, TCONV_STRIDE_H, 4, 0), glow_fb_int(o, TCONV_STRIDE_W, 4, 0)},
+                       .dilation = {1, 1},
+                       .act = glow_fb_int(o, TCONV_ACT, 1, 0)};
+  const glow_tfl_tensor *x = glow_tfl_tensor_in(c, op, 2), *f = glow_tfl_tensor_in(c, op, 1);
+  if (glow_tfl_need_4d(c, op, 1, "filter"))
+    return -1;
+  if (!x || x->rank != 4)
+    return glow_tfl_err(c, op, "has an input (input 2) of rank %d; it must be 4-D (NHWC)", x ? x->rank : 0);
+  int64_t shape[4];
+  int n = glow_tfl_in_ints(c, op, 0, shape, 4);
+  if (n < 0)
+    return -1;
+  if (n != 4 || shape[0] != x->dims[0] || shape[3] != f->dims[0] || x->dims[3] != f->dims[3])
+    return glow_tfl_err(c, op, "must have an output_shape (input 0) of 4 values, with the input's batch and the "
+                        "filter's output channels, and a filter (O, H, W, I) with the input's %lld channels",
+                        (long long)x->dims[3]);
+  w.kernel[0] = f->dims[1];
+  w.kernel[1] = f->dims[2];
+  int64_t pads[4], out_pad[2] = {0, 0}, out_hw[2] = {shape[1], shape[2]};
+  if (glow_tfl_window_pads(c, op, &w, out_hw, pads))
+    return -1;
+  for (int d = 0; d < 2; d++) {
+    int64_t end = w.stride[d] * (x->dims[1 + d] - 1) + w.kernel[d] - pads[d] - out_hw[d];
+    pads[2 + d] = end > 0 ? end : 0;
+    out_pad[d] = end < 0 ? -end : 0;
+  }
+  static const int64_t to_iohw[4] = {3, 0, 1, 2};
+  int in[3] = {glow_tfl_in(c, op, 2, GLOW_TFL_NCHW), glow_tfl_in_perm(c, op, 1, to_iohw, "filter"), -1};
+  int bias = op->nin > 3 && op->in[3] >= 0;
+  if (bias)
+    in[2] = glow_tfl_in(c, op, 3, GLOW_TFL_NHWC);
+  if (in[0] < 0 || in[1] < 0 || (bias && in[2] < 0))
+    return -1;
+  int y = glow_tfl_out_pre(c, op, 0, GLOW_TFL_NCHW, w.act);
+  int node = glow_tfl_node(c, op, GLOW_OP_CONV_TRANSPOSE, w.act ? "conv_transpose" : NULL, bias ? 3 : 2, in, 1, &y);
+  glow_tfl_window_attrs(c, node, &w, pads, 0);
+  if (out_pad[0] || out_pad[1])
+    glow_tfl_attr_ints(c, node, "output_padding", out_pad, 2);
+  return glow_tfl_infer(c, node) || glow_tfl_activation(c, op, y, w.act, 0, GLOW_TFL_NCHW) ? -1 : 0;
+}
+
+/* TF's x / (bias + alpha * sum of x^2 over channels c - radius ... c + radius)^beta is ONNX's
+ * LRN of size 2 * radius + 1, whose alpha is divided by the size. */
+static int emit_lrn(glow_tfl *c, const glow_tfl_op *op) {
+  int64_t radius = glow_fb_int(&op->opts, LRN_RADIUS, 4, 0);
+  if (glow_tfl_need_4d(c, op, 0, "input"))
+    return -1;
+  if (radius < 0)
+    return glow_tfl_err(c, op, "has radius %lld; it must be 0 or more", (long long)radius);
+  int x = glow_tfl_in(c, op, 0, GLOW_TFL_NCHW);
+  if (x < 0)
+    return -1;
+  int y = glow_tfl_out(c, op, 0, GLOW_TFL_NCHW);
+  int node = glow_tfl_node(c, op, GLOW_OP_LRN, NULL, 1, &x, 1, &y);
+  glow_tfl_attr_int(c, node, "size", 2 * radius + 1);
+  glow_tfl_attr_float(c, node, "alpha", (double)glow_fb_float(&op->opts, LRN_ALPHA, 0) * (double)(2 * radius + 1));
+  glow_tfl_attr_float(c, node, "beta", glow_fb_float(&op->opts, LRN_BETA, 0));
+  glow_tfl_attr_float(c, node, "bias", glow_fb_float(&op->opts, LRN_BIAS, 0));
+  return glow_tfl_infer(c, node);
+}
+
+/* MatMul (numpy's broadcast of the batch axes, as TFLite's); adj_x and adj_y transpose the
+ * last two axes of an input first. */
+static int emit_batch_matmul(glow_tfl *c, const glow_tfl_op *op) {
+  int in[2];
+  for (int k = 0; k < 2; k++) {
+    const glow_tfl_tensor *t = glow_tfl_tensor_in(c, op, k);
+    if (t->rank < 2)
+      return glow_tfl_err(c, op, "has input %d ('%s') of rank %d; it must have 2 axes or more", k, t->name, t->rank);
+    if (glow_fb_int(&op->opts, k ? BMM_ADJ_Y : BMM_ADJ_X, 1, 0)) {
+      int64_t perm[GLOW_MAX_RANK];
+      for (int d = 0; d < t->rank; d++)
+        perm[d] = d;
+      perm[t->rank - 2] = t->rank - 1;
+      perm[t->rank - 1] = t->rank - 2;
+      in[k] = glow_tfl_in_perm(c, op, k, perm, k ? "adj_y" : "adj_x");
+    } else {
+      in[k] = glow_tfl_in(c, op, k, GLOW_TFL_NHWC);
+    }
+    if (in[k] < 0)
+      return -1;
+  }
+  int y = glow_tfl_out(c, op, 0, GLOW_TFL_NHWC);
+  return glow_tfl_infer(c, glow_tfl_node(c, op, GLOW_OP_MAT_MUL, NULL, 2, in, 1, &y));
+}
+
 const glow_tfl_op_info glow_tfl_ops_nn[] = {
     {.code = 1, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = emit_avgpool},     /* AVERAGE_POOL_2D */
     {.code = 3, .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1, .emit = emit_conv},        /* CONV_2D */
     {.code = 4, .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1, .emit = emit_depthwise},   /* DEPTHWISE_CONV_2D */
     {.code = 9, .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1, .emit = emit_fc},          /* FULLY_CONNECTED */
+    {.code = 13, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = emit_lrn},        /* LOCAL_RESPONSE_NORMALIZATION */
     {.code = 17, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = emit_maxpool},    /* MAX_POOL_2D */
+    {.code = 67, .min_in = 3, .max_in = 4, .min_out = 1, .max_out = 1, .emit = emit_transpose_conv}, /* TRANSPOSE_CONV */
+    {.code = 126, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = emit_batch_matmul}, /* BATCH_MATMUL */
     {.code = -1},
 };

@@ -169,6 +169,8 @@ extern const glow_tfl_op_info glow_tfl_ops_math[];
 extern const glow_tfl_op_info glow_tfl_ops_unary[];
 extern const glow_tfl_op_info glow_tfl_ops_tensor[];
 extern const glow_tfl_op_info glow_tfl_ops_quant[];
+extern const glow_tfl_op_info glow_tfl_ops_reduce[];
+extern const glow_tfl_op_info glow_tfl_ops_spatial[];
 /* Importers of operators on int8 or uint8 tensors (input 0 quantized), found first for them. */
 extern const glow_tfl_op_info glow_tfl_ops_int8[];
 /* tflite-ops.c: the importer of builtin operator `code`, NULL if none; CUSTOM is separate. */
