@@ -5,8 +5,8 @@
 #include "importer/tflite.h"
 
 static const glow_tfl_op_info *const tables[] = {glow_tfl_ops_nn, glow_tfl_ops_math, glow_tfl_ops_unary,
-                                                 glow_tfl_ops_tensor, glow_tfl_ops_quant, glow_tfl_ops_reduce,
-                                                 glow_tfl_ops_spatial};
+                                                 glow_tfl_ops_tensor, glow_tfl_ops_slice, glow_tfl_ops_quant,
+                                                 glow_tfl_ops_reduce, glow_tfl_ops_spatial};
 
 static const glow_tfl_op_info *in_table(const glow_tfl_op_info *t, int64_t code) {
   for (; t->code >= 0; t++)

@@ -168,6 +168,7 @@ extern const glow_tfl_op_info glow_tfl_ops_nn[];
 extern const glow_tfl_op_info glow_tfl_ops_math[];
 extern const glow_tfl_op_info glow_tfl_ops_unary[];
 extern const glow_tfl_op_info glow_tfl_ops_tensor[];
+extern const glow_tfl_op_info glow_tfl_ops_slice[];
 extern const glow_tfl_op_info glow_tfl_ops_quant[];
 extern const glow_tfl_op_info glow_tfl_ops_reduce[];
 extern const glow_tfl_op_info glow_tfl_ops_spatial[];
