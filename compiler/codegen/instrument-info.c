@@ -43,7 +43,8 @@ static const struct {
     {"GatherND", "gathernd", 126}, {"GatherElements", "gatherelements", 127}, {"ScatterND", "scatterdata", 129},
     {"SpaceToDepth", "spacetodepth", 131}, {"Pad", "pad", 135}, {"QuantizeLinear", "quantize", 142},
     {"DynamicQuantizeLinear", "quantize", 142}, {"DequantizeLinear", "dequantize", 143}, {"TopK", "topk", 145},
-    {"Cast", "convertto", 146}, {"CastLike", "convertto", 146}, {"RoiAlign", "roialign", 154},
+    {"Cast", "convertto", 146}, {"CastLike", "convertto", 146}, {"TFLiteCustomOperator", "tflitecustomoperator", 152},
+    {"RoiAlign", "roialign", 154},
 };
 /* An op Glow's IR has no instruction for is reported as an external function call. */
 #define GLOW_KIND_OTHER 147
