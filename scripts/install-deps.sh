@@ -46,6 +46,9 @@ if [ "$build_only" -eq 0 ]; then
   packages+=(bazel-bootstrap-source)
   # A WebDAV server on loopback as the remote cache in the Bazel cache test.
   packages+=(nginx-extras)
+  # tests/tflite: Arm NN's TfLite parser on its CpuRef backend runs the models the tests write
+  # with the Python that flatc makes of the importer's schema.
+  packages+=(python3-pyarmnn libarmnn-cpuref-backend22 libarmnntfliteparser22 python3-flatbuffers flatbuffers-compiler)
   # A node from elsewhere (e.g. NodeSource, which bundles npm and conflicts with
   # Debian's npm package) is kept; only a machine without one gets Debian's.
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
