@@ -22,8 +22,8 @@ int glow_tfl_custom(glow_tfl *c, const glow_tfl_op *op) {
                           "for it, and does not pass it to glow_tflite_custom_operator, where a program written for "
                           "Glow would not expect it", op->type);
   if (op->nin + op->nout > MAX_OPERANDS)
-    return glow_tfl_err(c, op, "has %d inputs and outputs; glowc passes a custom operator at most %d", op->nin + op->nout,
-                        MAX_OPERANDS);
+    return glow_tfl_err(c, op, "has %d inputs and outputs; glowc passes a custom operator at most %d",
+                        op->nin + op->nout, MAX_OPERANDS);
   if (!op->nout)
     return glow_tfl_err(c, op, "has no outputs: there is nothing for glowc to compute");
   int in[MAX_OPERANDS], out[MAX_OPERANDS];

@@ -61,10 +61,10 @@ static int infer_custom(glow_graph *g, glow_node *n) {
     int64_t rank = at < a.nshapes ? a.shapes[at] : -1;
     if (rank < 0 || rank > GLOW_MAX_RANK || at + 1 + rank > a.nshapes)
       return glow_node_error(g, n, "the shape of output %d is missing from glow.out_shapes", k);
-    glow_dtype dt = (glow_dtype)a.types[k];
-    if (a.types[k] <= GLOW_DT_UNDEF || a.types[k] >= GLOW_DT_COUNT || dt == GLOW_DT_STRING || !glow_dtype_size(dt))
-      return glow_node_error(g, n, "output %d has element type %lld, which glowc does not compile", k,
-                             (long long)a.types[k]);
+    int64_t t = a.types[k];
+    if (t <= GLOW_DT_UNDEF || t >= GLOW_DT_COUNT || t == GLOW_DT_STRING || !glow_dtype_size((glow_dtype)t))
+      return glow_node_error(g, n, "output %d has element type %lld, which glowc does not compile", k, (long long)t);
+    glow_dtype dt = (glow_dtype)t;
     if (n->out[k] >= 0)
       glow_value_set_shape(glow_out(g, n, k), dt, (int)rank, a.shapes + at + 1);
     at += 1 + (int)rank;
