@@ -2,7 +2,8 @@
  *
  * A bundle compiled with -bundle-api=dynamic exports its entry function, a
  * `<net>_config` (memory sizes and symbol table) and `<net>_tensor_info`
- * (dtype and shape of each input and output). The runtime loads the weights
+ * (dtype, shape and, if quantized, scale and offset of each input and
+ * output). The runtime loads the weights
  * file into an aligned constant area, allocates the mutable and activation
  * areas of each instance, finds inputs and outputs by name, and runs:
  *
@@ -55,8 +56,10 @@ extern "C" {
 #endif
 
 /* 2: glow_tensor_ref.symbol added (a program built against 1 must be rebuilt), names looked up
- * by the model's name or the symbol. */
-#define GLOW_RUNTIME_VERSION 2
+ * by the model's name or the symbol. 3: struct GlowTensorInfo ends with a quantized tensor's
+ * scale and offset (its size grew: programs and this library built against 2 must be rebuilt;
+ * their sources need no change). */
+#define GLOW_RUNTIME_VERSION 3
 
 /* The structures a bundle header defines; the same definitions, guarded the same way. */
 #ifndef _GLOW_BUNDLE_COMMON_DEFS
@@ -84,6 +87,8 @@ struct GlowTensorInfo {
   uint64_t rank;
   uint64_t role; /* 1: input, 2: output */
   uint64_t dims[8];
+  double scale;   /* quantized: real value = (q - offset) * scale; 0: not quantized */
+  int64_t offset; /* the zero point */
 };
 typedef struct SymbolTableEntry SymbolTableEntry;
 typedef struct BundleConfig BundleConfig;

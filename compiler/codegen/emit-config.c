@@ -7,6 +7,7 @@
 
 #include "codegen/codegen-internal.h"
 #include "codegen/symbol-names.h"
+#include "codegen/tensor-quant.h"
 
 typedef struct {
   LLVMContextRef ctx;
@@ -61,20 +62,26 @@ void glow_emit_config(LLVMModuleRef m, const glow_graph *g, const glow_plan *p, 
   free(ents);
   glow_symbol_names_free(sym, nsym);
 
-  /* glowc's extension: the model's name, dtype and shape of every symbol, in symbol-table order. */
-  LLVMTypeRef dims_t = LLVMArrayType2(c->i64, GLOW_MAX_RANK);
-  LLVMTypeRef info_fields[5] = {c->ptr, c->i64, c->i64, c->i64, dims_t};
-  LLVMTypeRef info_t = LLVMStructTypeInContext(c->ctx, info_fields, 5, 0);
+  /* glowc's extension: the model's name, dtype, shape and quantization (scale 0: none) of
+   * every symbol, in symbol-table order (struct GlowTensorInfo of the header). */
+  LLVMTypeRef dims_t = LLVMArrayType2(c->i64, GLOW_MAX_RANK), f64 = LLVMDoubleTypeInContext(c->ctx);
+  LLVMTypeRef info_fields[7] = {c->ptr, c->i64, c->i64, c->i64, dims_t, f64, c->i64};
+  LLVMTypeRef info_t = LLVMStructTypeInContext(c->ctx, info_fields, 7, 0);
   LLVMValueRef *infos = glow_xmalloc(sizeof *infos * (size_t)(nsym ? nsym : 1));
   for (int i = 0; i < nsym; i++) {
-    const glow_value *v = &g->vals[i < g->ninputs ? g->inputs[i] : g->outputs[i - g->ninputs]];
+    int id = i < g->ninputs ? g->inputs[i] : g->outputs[i - g->ninputs];
+    const glow_value *v = &g->vals[id];
     LLVMValueRef d[GLOW_MAX_RANK];
     for (int k = 0; k < GLOW_MAX_RANK; k++)
       d[k] = const_i64(c->i64, k < v->rank ? (uint64_t)v->dims[k] : 0);
-    LLVMValueRef f[5] = {const_string(c->m, v->name, "sym"), const_i64(c->i64, (uint64_t)v->dt),
+    double scale;
+    int64_t zero;
+    glow_value_quant(g, id, &scale, &zero);
+    LLVMValueRef f[7] = {const_string(c->m, v->name, "sym"), const_i64(c->i64, (uint64_t)v->dt),
                          const_i64(c->i64, (uint64_t)v->rank), const_i64(c->i64, i < g->ninputs ? 1 : 2),
-                         LLVMConstArray2(c->i64, d, GLOW_MAX_RANK)};
-    infos[i] = LLVMConstStructInContext(c->ctx, f, 5, 0);
+                         LLVMConstArray2(c->i64, d, GLOW_MAX_RANK), LLVMConstReal(f64, scale),
+                         LLVMConstInt(c->i64, (unsigned long long)zero, 1)};
+    infos[i] = LLVMConstStructInContext(c->ctx, f, 7, 0);
   }
   char info_name[300];
   snprintf(info_name, sizeof info_name, "%s_tensor_info", net);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "codegen/symbol-names.h"
+#include "codegen/tensor-quant.h"
 
 /* The network name in macros: anything but [A-Za-z0-9_] becomes '_'. */
 static void ident(glow_strbuf *b, const char *s, int upper) {
@@ -29,14 +30,18 @@ static void comment_str(glow_strbuf *b, const char *s) {
   }
 }
 
-static void describe(glow_strbuf *b, const glow_value *v, const char *symbol, const char *role, uint64_t offset) {
+static void describe(glow_strbuf *b, const glow_graph *g, int id, const char *symbol, const char *role,
+                     uint64_t offset) {
+  const glow_value *v = &g->vals[id];
   char s[200];
+  double scale;
+  int64_t zero;
   glow_sb_printf(b, "//   %-6s \"", role);
   comment_str(b, v->name);
   glow_sb_printf(b, "\" as %s: %s, offset %llu, %llu bytes", symbol, glow_shape_str(v, s, sizeof s),
                  (unsigned long long)offset, (unsigned long long)glow_value_bytes(v));
-  if (v->qscale != 0.0f) /* a quantized -model-input: real value = (q - offset) * scale */
-    glow_sb_printf(b, ", quantized: scale %.9g, offset %d", (double)v->qscale, (int)v->qoffset);
+  if (glow_value_quant(g, id, &scale, &zero)) /* real value = (q - offset) * scale */
+    glow_sb_printf(b, ", quantized: scale %.9g, offset %lld", scale, (long long)zero);
   glow_sb_printf(b, "\n");
 }
 
@@ -105,7 +110,7 @@ int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_
                     "// [A-Za-z0-9_] made '_', an 'A' before a leading digit, __1, __2, ... after a name taken.\n");
   for (int k = 0; k < nsym; k++) {
     int id = k < g->ninputs ? g->inputs[k] : g->outputs[k - g->ninputs];
-    describe(b, &g->vals[id], sym[k], k < g->ninputs ? "input" : "output", p->offset[id]);
+    describe(b, g, id, sym[k], k < g->ninputs ? "input" : "output", p->offset[id]);
   }
   glow_sb_printf(b,
                  "//\n// Memory: constant weights %llu bytes, mutable weights %llu bytes, activations %llu bytes\n"
@@ -138,10 +143,12 @@ int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_
                     "  uint64_t activationsMemSize;\n  uint64_t alignment;\n  uint64_t numSymbols;\n"
                     "  const struct SymbolTableEntry *symbolTable;\n};\n"
                     "// glowc extension: the model's name (the symbol table has the legalized one), element\n"
-                    "// type (ONNX TensorProto.DataType number) and shape of each symbol, in symbol-table\n"
-                    "// order (dynamic API: <name>_tensor_info).\n"
+                    "// type (ONNX TensorProto.DataType number), shape and, if quantized, scale and offset\n"
+                    "// (zero point) of each symbol, in symbol-table order (dynamic API: <name>_tensor_info).\n"
                     "struct GlowTensorInfo {\n  const char *name;\n  uint64_t dtype;\n  uint64_t rank;\n"
-                    "  uint64_t role; // 1: input, 2: output\n  uint64_t dims[8];\n};\n"
+                    "  uint64_t role; // 1: input, 2: output\n  uint64_t dims[8];\n"
+                    "  double scale; // quantized: real value = (q - offset) * scale; 0: not quantized\n"
+                    "  int64_t offset;\n};\n"
                     "typedef struct SymbolTableEntry SymbolTableEntry;\ntypedef struct BundleConfig BundleConfig;\n\n"
                     "#endif\n\n");
   if (!o->dynamic_api) {

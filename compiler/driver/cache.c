@@ -229,6 +229,12 @@ static int key_custom(glow_sha256_ctx *s, const glow_option *o, const glow_drive
     field_str(s, n, b->instrument_debug_format);
     return 0;
   }
+  if (!strcmp(n, "tflite-bias-scale-check-max-error")) {
+    char e[32];
+    snprintf(e, sizeof e, "%.17g", im->tflite.bias_scale_max_error);
+    field_str(s, n, e);
+    return 0;
+  }
   if (!strcmp(n, "bundle-objects")) {
     for (int i = 0; i < d->nbundle_objects; i++)
       if (field_file(s, n, d->bundle_objects[i]))

@@ -26,8 +26,9 @@ static int refuse(const glow_driver_options *d) {
     why = "the instrumentation's info file numbers one entry's steps";
   else if (d->load_profile)
     opt = "-load-profile", why = "a profile is one model's (its values must match the model's exactly)";
-  else if (d->dot_file || d->dot_before)
-    opt = d->dot_file ? "-dump-graph-DAG" : "-dump-graph-DAG-before-compile", why = "it writes one graph's file";
+  else if (d->dot_file || d->dot_before || d->import.tflite.dump_graph)
+    opt = d->dot_file ? "-dump-graph-DAG" : d->dot_before ? "-dump-graph-DAG-before-compile" : "-tflite-dump-graph",
+    why = "it writes one graph's file";
   if (!opt)
     return 0;
   glow_error(opt, "not with -entry: %s; compile each model as a bundle of its own for it", why);

@@ -155,8 +155,8 @@ static int compile_cached(const glow_driver_options *d) {
   /* -dump-* ask to watch the compile itself, so they bypass the cache; so do -instrument-*
    * (files outside the bundle folder). -g is cached: its key holds the folder's path. */
   const glow_bundle_options *b = &d->bundle;
-  int cached = (d->cache_dir || d->remote_cache) && !d->dot_file && !d->dot_before && !d->dump_graph &&
-               !d->dump_ir && !b->dump_llvm_ir && !b->dump_llvm_asm && !d->passes.dump_after &&
+  int cached = (d->cache_dir || d->remote_cache) && !d->dot_file && !d->dot_before && !d->import.tflite.dump_graph &&
+               !d->dump_graph && !d->dump_ir && !b->dump_llvm_ir && !b->dump_llvm_asm && !d->passes.dump_after &&
                !b->instrument_ir && !b->instrument_debug;
   char key[65];
   if (!cached || glow_cache_key(d, key))

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "codegen/symbol-names.h"
+#include "codegen/tensor-quant.h"
 #include "driver/compile-entries.h"
 
 static int symbol_id(const glow_graph *g, int k) { return k < g->ninputs ? g->inputs[k] : g->outputs[k - g->ninputs]; }
@@ -75,8 +76,15 @@ void glow_entries_union(const glow_entry *e, int n, glow_graph *u, glow_plan *up
     memcpy(up->area + base, e[k].plan.area, sizeof *up->area * (size_t)g->nvals);
     for (int i = 0; i < g->ninputs; i++)
       u->inputs[ni++] = base + g->inputs[i];
-    for (int i = 0; i < g->noutputs; i++)
+    for (int i = 0; i < g->noutputs; i++) { /* the union has no nodes: each output's quantization now */
+      double scale;
+      int64_t zero;
       u->outputs[no++] = base + g->outputs[i];
+      if (glow_value_quant(g, g->outputs[i], &scale, &zero)) {
+        u->vals[base + g->outputs[i]].qscale = (float)scale;
+        u->vals[base + g->outputs[i]].qoffset = (int32_t)zero;
+      }
+    }
     base += g->nvals;
   }
   up->const_size = e[0].plan.const_size;

@@ -6,24 +6,25 @@
 #include "driver/option-table.h"
 
 static const char *intro_compiler =
-    "USAGE: model-compiler -model=<file.onnx> -emit-bundle=<dir> [options]\n"
-    "       model-compiler -model=<file.onnx> -dump-profile=<file.yml> -input-dataset=... [options]\n"
+    "USAGE: model-compiler -model=<file.onnx|.tflite> -emit-bundle=<dir> [options]\n"
+    "       model-compiler -model=<model> -dump-profile=<file.yml> -input-dataset=... [options]\n"
     "       model-compiler -model=<Caffe2 dir> -model-input=<name>,float,[d0,...] -emit-bundle=<dir>\n"
     "\n"
-    "Compiles an ONNX or Caffe2 model into a bundle: <dir>/<name>.o, <name>.h and\n"
+    "Compiles an ONNX, TFLite or Caffe2 model into a bundle: <dir>/<name>.o, <name>.h and\n"
     "<name>.weights.bin (plus <name>.weights.txt with -bundle-api=static; see -weights),\n"
     "following Glow's bundle ABI and taking Glow's options. With -dump-profile it writes a\n"
     "quantization profile instead, as model-profiler does.\n";
 
 static const char *intro_profiler =
-    "USAGE: model-profiler -model=<file.onnx> -input-dataset=<input>,rawbin|rawtxt,<file or dir>\n"
-    "                      -dump-profile=<file.yml> [options]\n"
+    "USAGE: model-profiler -model=<file.onnx|.tflite> -dump-profile=<file.yml>\n"
+    "                      -input-dataset=<input>,rawbin|rawtxt,<file or dir> [options]\n"
     "\n"
-    "Runs an ONNX or Caffe2 model in glowc's reference interpreter over calibration\n"
-    "samples and writes the range (Min, Max) and a histogram of every float value as a\n"
-    "quantization profile in Glow's YAML format (Glow's tools read it too). Values are\n"
-    "named '<ONNX value or Caffe2 blob name>:0'. The same model, options and samples give\n"
-    "the same bytes; on a terminal, progress goes to stderr.\n";
+    "Runs an ONNX, TFLite or Caffe2 model in glowc's reference interpreter over\n"
+    "calibration samples and writes the range (Min, Max) and a histogram of every float\n"
+    "value as a quantization profile in Glow's YAML format (Glow's tools read it too).\n"
+    "Values are named '<ONNX value, TFLite tensor or Caffe2 blob name>:0'. The same\n"
+    "model, options and samples give the same bytes; on a terminal, progress goes to\n"
+    "stderr.\n";
 
 static const char *outro_profiler =
     "\n"

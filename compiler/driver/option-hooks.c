@@ -393,3 +393,16 @@ int glow_opt_verbose(glow_driver_options *d, const char *v) {
   d->verbose = d->passes.verbose = d->bundle.verbose = 1;
   return 0;
 }
+
+/* -tflite-bias-scale-check-max-error=<e>: a relative error, positive (0 in the field is Glow's 1e-6). */
+int glow_opt_tflite_bias_max_error(glow_driver_options *d, const char *v) {
+  char *end;
+  double e = strtod(v, &end);
+  if (!*v || *end || !(e > 0 && e <= 1e30)) {
+    glow_error("-tflite-bias-scale-check-max-error", "'%s' is not a positive number (a relative error, e.g. 1e-6)",
+               v);
+    return -1;
+  }
+  d->import.tflite.bias_scale_max_error = e;
+  return 0;
+}

@@ -17,7 +17,7 @@ enum {
 };
 
 typedef enum {
-  GLOW_OPT_FLAG,    /* int field set to 1; Glow's -name=true|false|1|0 accepted */
+  GLOW_OPT_FLAG,    /* int field set to 1 (0 if `negated`); Glow's -name=true|false|1|0 accepted */
   GLOW_OPT_STRING,  /* const char * field */
   GLOW_OPT_INT,     /* int field in [lo, hi] */
   GLOW_OPT_ENUM,    /* int field: the index of the value in `values` ("a|b|c") */
@@ -47,7 +47,10 @@ struct glow_option {
   glow_option_key key;
   const char *meta;          /* the value's form in -help, e.g. "<file>" */
   const char *help;          /* lines separated by '\n' */
-  const char *example;       /* model-compiler: a value that changes the bundle, for the key test */
+  const char *example;       /* model-compiler: a value that changes the bundle, for the key test
+                                (FLAG: "" tests -name, another value -name=<value>) */
+  int negated;               /* FLAG: the field holds the option's negation (Glow's default-true
+                                options, whose field is 0 unless -name=false) */
   int quant;                 /* a quantization option: only with -load-profile */
 };
 
@@ -81,5 +84,6 @@ int glow_opt_instrument_debug_format(glow_driver_options *d, const char *v);
 int glow_opt_image_list(glow_driver_options *d, const char *v);
 int glow_opt_expected_labels(glow_driver_options *d, const char *v);
 int glow_opt_verbose(glow_driver_options *d, const char *v);
+int glow_opt_tflite_bias_max_error(glow_driver_options *d, const char *v);
 
 #endif

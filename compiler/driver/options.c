@@ -26,9 +26,9 @@ static int take(glow_driver_options *d, const glow_option *o, const char *v, int
   switch (o->kind) {
   case GLOW_OPT_FLAG:
     if (!has_eq || !strcmp(v, "true") || !strcmp(v, "1"))
-      *(int *)field(d, o) = 1;
+      *(int *)field(d, o) = !o->negated;
     else if (!strcmp(v, "false") || !strcmp(v, "0"))
-      *(int *)field(d, o) = 0;
+      *(int *)field(d, o) = o->negated;
     else {
       glow_error(NULL, "-%s takes no value, or true or false; not '%s'", o->name, v);
       return -1;

@@ -58,10 +58,15 @@ glow_graph *glow_import_model(const char *model, const char *init_net, const glo
   char *predict, *init;
   int caffe2 = glow_caffe2_paths(model, init_net, &predict, &init);
   glow_graph *g = NULL;
+  int tflite = !caffe2 && glow_tflite_file(model);
   if (!check_caffe2(model, predict, init))
-    g = caffe2                    ? glow_import_caffe2(predict, init, o)
-        : glow_tflite_file(model) ? glow_import_tflite(model, o)
-                                  : glow_import_onnx(model, o);
+    g = caffe2   ? glow_import_caffe2(predict, init, o)
+        : tflite ? glow_import_tflite(model, o)
+                 : glow_import_onnx(model, o);
+  if (g && tflite && o->tflite.dump_graph && glow_graph_dump_dot(g, o->tflite.dump_graph)) { /* as imported */
+    glow_graph_free(g);
+    g = NULL;
+  }
   if (g && caffe2) /* later messages name the model as given: the paths made here are freed */
     g->file = model;
   free(predict);

@@ -49,7 +49,7 @@ static void example_arg(const glow_option *o, char *buf, size_t cap) {
     snprintf(bind, sizeof bind, "x,%s", paths[4]);
     e = bind;
   }
-  if (o->kind == GLOW_OPT_FLAG)
+  if (o->kind == GLOW_OPT_FLAG && !*e) /* a flag's example is "" (-name) or its value (-name=false) */
     snprintf(buf, cap, "-%s", o->name);
   else
     snprintf(buf, cap, "-%s=%s", o->name, e);
