@@ -18,7 +18,7 @@ static int options(glow_tfl *c, const glow_tfl_op *op, int64_t type) {
 /* Input 0 in `layout`; -1 after an error (a quantized one has no importer here). */
 static int in0(glow_tfl *c, const glow_tfl_op *op, int layout) {
   const glow_tfl_tensor *t = glow_tfl_tensor_in(c, op, 0);
-  if (t && t->nq)
+  if (t && t->nq && (t->dt == GLOW_DT_I8 || t->dt == GLOW_DT_U8 || t->dt == GLOW_DT_I16))
     return glow_tfl_err(c, op, "has a quantized %s input ('%s'), which glowc does not import for this operator",
                         glow_dtype_name(t->dt), t->name);
   return glow_tfl_in(c, op, 0, layout);
@@ -83,7 +83,7 @@ static int emit_gelu(glow_tfl *c, const glow_tfl_op *op) {
 static int clip(glow_tfl *c, const glow_tfl_op *op, float lo, float hi) {
   const glow_tfl_tensor *t = glow_tfl_tensor_in(c, op, 0);
   if (!t->nq && t->dt != GLOW_DT_F32)
-    return glow_tfl_err(c, op, "has a %s input; glowc imports this operator for float32 inputs",
+    return glow_tfl_err(c, op, "has an input of type %s; glowc imports this operator for float32 inputs",
                         glow_dtype_name(t->dt));
   int layout = glow_tfl_follow(c, op);
   int in[3] = {in0(c, op, layout), glow_tfl_const(c, op, "min", GLOW_DT_F32, 0, NULL, &lo),
