@@ -194,8 +194,28 @@ static int emit_slice(glow_tfl *c, const glow_tfl_op *op) {
 
 /* ---- SPLIT, SPLIT_V ---- */
 
+/* sizes[nout] of axis `axis` (extent dim), one of them -1 for the rest, resolved in place. */
+static int split_sizes(glow_tfl *c, const glow_tfl_op *op, int axis, int64_t dim, int64_t *sizes) {
+  int64_t sum = 0;
+  int rest = -1;
+  for (int k = 0; k < op->nout; k++) {
+    if (sizes[k] == -1 && rest < 0)
+      rest = k;
+    else if (sizes[k] < 0)
+      return glow_tfl_err(c, op, "has size %lld; sizes are 0 or more, and one of them may be -1", (long long)sizes[k]);
+    else
+      sum += sizes[k];
+  }
+  if (rest >= 0 && sum <= dim)
+    sizes[rest] = dim - sum;
+  else if (sum != dim)
+    return glow_tfl_err(c, op, "has sizes adding up to %lld for axis %d of extent %lld", (long long)sum, axis,
+                        (long long)dim);
+  return 0;
+}
+
 /* Split input `data` along the axis in input `axis_in` into sizes[nout] (NULL: equal parts). */
-static int split(glow_tfl *c, const glow_tfl_op *op, int data, int axis_in, const int64_t *sizes) {
+static int split(glow_tfl *c, const glow_tfl_op *op, int data, int axis_in, int64_t *sizes) {
   const glow_tfl_tensor *x = need(c, op, data);
   int64_t a[2];
   int n = x ? glow_tfl_in_ints(c, op, axis_in, a, 2) : -1;
@@ -205,6 +225,8 @@ static int split(glow_tfl *c, const glow_tfl_op *op, int data, int axis_in, cons
     return glow_tfl_err(c, op, "has %s %lld in input %d; it takes one axis of the input's %d", n == 1 ? "axis" : "axes",
                         (long long)(n ? a[0] : 0), axis_in, x->rank);
   int axis = (int)(a[0] < 0 ? a[0] + x->rank : a[0]);
+  if (sizes ? split_sizes(c, op, axis, x->dims[axis], sizes) : 0)
+    return -1;
   if (!sizes && x->dims[axis] % op->nout)
     return glow_tfl_err(c, op, "splits axis %d of extent %lld into %d equal parts", axis, (long long)x->dims[axis],
                         op->nout);
@@ -229,31 +251,14 @@ static int emit_split(glow_tfl *c, const glow_tfl_op *op) {
   return split(c, op, 1, 0, NULL);
 }
 
-/* size_splits is input 1 (one of them may be -1: the rest), the axis input 2. */
+/* size_splits is input 1, the axis input 2. */
 static int emit_split_v(glow_tfl *c, const glow_tfl_op *op) {
-  const glow_tfl_tensor *x = need(c, op, 0);
-  int64_t *sizes = glow_xmalloc(sizeof(int64_t) * (size_t)(op->nout + 1)), a[2], sum = 0;
-  int n = x ? glow_tfl_in_ints(c, op, 1, sizes, op->nout + 1) : -1, rest = -1, rc = -1;
-  int na = n < 0 ? n : glow_tfl_in_ints(c, op, 2, a, 2);
-  if (na < 0)
-    goto done;
-  if (n != op->nout) {
+  int64_t *sizes = glow_xmalloc(sizeof(int64_t) * (size_t)(op->nout + 1));
+  int n = glow_tfl_in_ints(c, op, 1, sizes, op->nout + 1), rc = -1;
+  if (n >= 0 && n != op->nout)
     glow_tfl_err(c, op, "has %d sizes for %d outputs", n, op->nout);
-    goto done;
-  }
-  for (int k = 0; k < n; k++) {
-    if (sizes[k] == -1 && rest < 0)
-      rest = k;
-    else if (sizes[k] < 0) {
-      glow_tfl_err(c, op, "has size %lld; sizes are 0 or more, one of them may be -1", (long long)sizes[k]);
-      goto done;
-    } else
-      sum += sizes[k];
-  }
-  if (rest >= 0 && na == 1 && a[0] >= -x->rank && a[0] < x->rank)
-    sizes[rest] = x->dims[a[0] < 0 ? a[0] + x->rank : a[0]] - sum;
-  rc = split(c, op, 0, 2, sizes);
-done:
+  else if (n >= 0)
+    rc = split(c, op, 0, 2, sizes);
   free(sizes);
   return rc;
 }
