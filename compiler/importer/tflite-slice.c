@@ -50,6 +50,10 @@ typedef struct {
  * the masks; with offset, end counts from begin. Returns the length taken. */
 static int64_t ss_axis(ss_plan *p, int d, int64_t dim, int64_t b, int64_t e, int64_t s, int bmask, int emask,
                        int offset) {
+  int64_t wide = 2 * dim + 2; /* beyond it every value clamps alike: bounding them first keeps the sums in range */
+  b = b < -wide ? -wide : b > wide ? wide : b;
+  e = e < -wide ? -wide : e > wide ? wide : e;
+  s = s < -dim - 1 ? -dim - 1 : s > dim + 1 ? dim + 1 : s;
   b += b < 0 ? dim : 0;
   b = s > 0 ? (b < 0 ? 0 : b > dim ? dim : b) : (b < -1 ? -1 : b > dim - 1 ? dim - 1 : b);
   if (bmask)
@@ -305,9 +309,9 @@ static int paddings(glow_tfl *c, const glow_tfl_op *op, const glow_tfl_tensor *x
   if (n != 2 * r)
     return glow_tfl_err(c, op, "has %d paddings; an input of rank %d needs %d x 2", n, r, r);
   for (int d = 0; d < r; d++) {
-    if (p[2 * d] < 0 || p[2 * d + 1] < 0)
-      return glow_tfl_err(c, op, "pads axis %d by %lld and %lld; paddings must not be negative", d,
-                          (long long)p[2 * d], (long long)p[2 * d + 1]);
+    if (p[2 * d] < 0 || p[2 * d + 1] < 0 || p[2 * d] > INT32_MAX || p[2 * d + 1] > INT32_MAX)
+      return glow_tfl_err(c, op, "pads axis %d by %lld and %lld; paddings are 0 to %d", d, (long long)p[2 * d],
+                          (long long)p[2 * d + 1], INT32_MAX);
     int a = glow_tfl_axis(d, r, layout);
     pads[a] = p[2 * d];
     pads[r + a] = p[2 * d + 1];
@@ -411,13 +415,13 @@ static int emit_mirror_pad(glow_tfl *c, const glow_tfl_op *op) {
 }
 
 const glow_tfl_op_info glow_tfl_ops_slice[] = {
-    {.code = 34, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = emit_pad},              /* PAD */
-    {.code = 45, .min_in = 4, .max_in = 4, .min_out = 1, .max_out = 1, .emit = emit_strided_slice},    /* STRIDED_SLICE */
-    {.code = 49, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = INT_MAX, .emit = emit_split},      /* SPLIT */
-    {.code = 60, .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1, .emit = emit_pad},              /* PADV2 */
-    {.code = 65, .min_in = 3, .max_in = 3, .min_out = 1, .max_out = 1, .emit = emit_slice},            /* SLICE */
-    {.code = 100, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = emit_mirror_pad},      /* MIRROR_PAD */
-    {.code = 102, .min_in = 3, .max_in = 3, .min_out = 1, .max_out = INT_MAX, .emit = emit_split_v},   /* SPLIT_V */
-    {.code = 105, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = emit_reverse},         /* REVERSE_V2 */
+    {.code = 34, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = emit_pad}, /* PAD */
+    {.code = 45, .min_in = 4, .max_in = 4, .min_out = 1, .max_out = 1, .emit = emit_strided_slice}, /* STRIDED_SLICE */
+    {.code = 49, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = INT_MAX, .emit = emit_split}, /* SPLIT */
+    {.code = 60, .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1, .emit = emit_pad}, /* PADV2 */
+    {.code = 65, .min_in = 3, .max_in = 3, .min_out = 1, .max_out = 1, .emit = emit_slice}, /* SLICE */
+    {.code = 100, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = emit_mirror_pad}, /* MIRROR_PAD */
+    {.code = 102, .min_in = 3, .max_in = 3, .min_out = 1, .max_out = INT_MAX, .emit = emit_split_v}, /* SPLIT_V */
+    {.code = 105, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = emit_reverse}, /* REVERSE_V2 */
     {.code = -1},
 };
