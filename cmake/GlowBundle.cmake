@@ -2,7 +2,7 @@
 GlowBundle
 ----------
 
-Compiles an ONNX model into a bundle at build time and makes it a library
+Compiles an ONNX or TFLite model into a bundle at build time and makes it a library
 target that programs link like any other. ``find_package(glowc)`` includes this
 module; so does ``add_subdirectory()`` of the glowc source tree.
 
@@ -10,7 +10,7 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
 
   ::
 
-    add_glow_bundle(<target> MODEL <file.onnx>
+    add_glow_bundle(<target> MODEL <file.onnx or .tflite>
                     [NETWORK_NAME <name>]
                     [BUNDLE_API static|dynamic]
                     [PROFILE <file or glow_profile target>]
@@ -26,7 +26,8 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
                     [OPTIONS <model-compiler option>...])
 
   ``MODEL``
-    The ONNX model (relative paths are taken from the current source folder).
+    The model: an ONNX file or a TFLite file (``.tflite``); relative paths are
+    taken from the current source folder.
     A file-level dependency: editing it recompiles the bundle.
   ``NETWORK_NAME``
     The bundle's name: symbol, header and file names (default: ``<target>``).
@@ -209,7 +210,7 @@ function(add_glow_bundle target)
     set(bad TRUE)
   endforeach()
   if(NOT arg_MODEL)
-    message(SEND_ERROR "${where}: MODEL <file.onnx> is required")
+    message(SEND_ERROR "${where}: MODEL <file.onnx or .tflite> is required")
     set(bad TRUE)
   endif()
   if(NOT arg_NETWORK_NAME)

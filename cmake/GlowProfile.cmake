@@ -10,7 +10,7 @@ includes this module; so does ``add_subdirectory()`` of the glowc source tree.
 
   ::
 
-    glow_profile(<target> MODEL <file.onnx>
+    glow_profile(<target> MODEL <file.onnx or .tflite>
                  INPUT_DATASET <input>,rawbin|rawtxt,<file or dir> [...]
                  [OUTPUT <file.yml>]
                  [PASS_PLUGINS <target or file>...]
@@ -39,7 +39,7 @@ function(glow_profile target)
     set(bad TRUE)
   endif()
   if(NOT arg_MODEL)
-    message(SEND_ERROR "${where}: MODEL <file.onnx> is required")
+    message(SEND_ERROR "${where}: MODEL <file.onnx or .tflite> is required")
     set(bad TRUE)
   endif()
   if(NOT arg_INPUT_DATASET)

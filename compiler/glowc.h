@@ -411,9 +411,11 @@ int glow_caffe2_paths(const char *model, const char *init_net, char **predict, c
 glow_graph *glow_import_model(const char *model, const char *init_net, const glow_import_options *o);
 
 /* importer/input-names.c: the input names a model (as glow_import_model takes it) declares:
- * ONNX graph.input, Caffe2 predict_net's external_input; read without decoding the model.
+ * ONNX graph.input, Caffe2 predict_net's external_input, TFLite subgraph 0's inputs (named
+ * as o's -tflite-rename-tensors has the importer name them); read without decoding the model.
  * malloc'd, each and the array. @return 0, or -1 after reporting a file that cannot be read. */
-int glow_model_input_names(const char *model, const char *init_net, char ***names, int *n);
+int glow_model_input_names(const char *model, const char *init_net, const glow_import_options *o, char ***names,
+                           int *n);
 
 /* importer/op-domain.c: the domain an op is taken from */
 /* Whether d is the default domain: NULL, "" or "ai.onnx". */

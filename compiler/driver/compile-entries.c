@@ -94,7 +94,7 @@ static int split_model_inputs(const glow_driver_options *d, const glow_entry *e,
       continue;
     char **names = NULL;
     int nnames = 0;
-    if (glow_model_input_names(e[k].model, e[k].init_net, &names, &nnames))
+    if (glow_model_input_names(e[k].model, e[k].init_net, im, &names, &nnames))
       rc = -1;
     opts[k].ninputs = 0;
     opts[k].input_names = glow_xmalloc(sizeof *opts[k].input_names * (size_t)im->ninputs);

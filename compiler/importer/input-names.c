@@ -1,9 +1,11 @@
-/* The input names a model declares (ONNX graph.input, Caffe2 predict_net's external_input),
- * read from the wire bytes without decoding the model: -entry gives each model the
- * -model-input options that name one of its inputs. */
+/* The input names a model declares (ONNX graph.input, Caffe2 predict_net's external_input,
+ * TFLite subgraph 0's input tensors), read from the file without importing the model:
+ * -entry gives each model the -model-input options that name one of its inputs. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "importer/flatbuf.h"
 #include "importer/tensor-data.h"
 
 typedef struct {
@@ -60,7 +62,38 @@ static void strings(name_list *l, const uint8_t *p, const uint8_t *end, uint64_t
   }
 }
 
-int glow_model_input_names(const char *model, const char *init_net, char ***names, int *n) {
+/* Field indices of tflite.fbs: Model.subgraphs, SubGraph.tensors and .inputs, Tensor.name. */
+enum { TFL_MODEL_SUBGRAPHS = 2, TFL_SG_TENSORS = 0, TFL_SG_INPUTS = 1, TFL_T_NAME = 3 };
+
+/* The names of a .tflite model's inputs as its importer names them: the tensor's name, or
+ * tensor<index> when it has none or with -tflite-rename-tensors. Each offset, vector and
+ * string is checked by the FlatBuffers reader; bytes it refuses give no names (the import
+ * then reports them). */
+static void tflite_names(name_list *l, const uint8_t *data, size_t size, int rename) {
+  glow_fb fb = {.buf = data, .size = size};
+  glow_fb_table model, sg, t;
+  glow_fb_vec sgs, tensors, inputs;
+  if (glow_fb_root(&fb, "TFL3", &model) || glow_fb_vec_field(&model, TFL_MODEL_SUBGRAPHS, 4, &sgs) <= 0 ||
+      glow_fb_vec_table(&sgs, 0, &sg) || glow_fb_vec_field(&sg, TFL_SG_TENSORS, 4, &tensors) < 0 ||
+      glow_fb_vec_field(&sg, TFL_SG_INPUTS, 4, &inputs) < 0)
+    return;
+  for (uint32_t k = 0; k < inputs.n; k++) {
+    int64_t ti = glow_fb_vec_int(&inputs, k);
+    if (ti < 0 || ti >= (int64_t)tensors.n || glow_fb_vec_table(&tensors, (uint32_t)ti, &t))
+      return;
+    const char *name = glow_fb_string(&t, TFL_T_NAME, "");
+    if (glow_fb_failed(&fb))
+      return;
+    char made[32];
+    snprintf(made, sizeof made, "tensor%lld", (long long)ti);
+    if (rename || !*name)
+      name = made;
+    add(l, (const uint8_t *)name, strlen(name));
+  }
+}
+
+int glow_model_input_names(const char *model, const char *init_net, const glow_import_options *o, char ***names,
+                           int *n) {
   char *predict, *init;
   int caffe2 = glow_caffe2_paths(model, init_net, &predict, &init);
   uint8_t *data;
@@ -69,6 +102,8 @@ int glow_model_input_names(const char *model, const char *init_net, char ***name
   name_list l = {NULL, 0};
   if (!rc && caffe2) {
     strings(&l, data, data + size, 7, 0); /* NetDef.external_input */
+  } else if (!rc && glow_tflite_file(model)) {
+    tflite_names(&l, data, size, o->tflite.rename_tensors);
   } else if (!rc) {
     const uint8_t *p = data, *end = data + size, *bytes;
     uint64_t number, len;

@@ -21,6 +21,9 @@
 # plugins      the two example graph-pass plugins build on their own against the prefix
 #              (find_package); a project's plugin targets in add_glow_bundle(PASS_PLUGINS, PASSES)
 #              and glow_profile() change its bundle (2 layer norms fused) and run in order
+# tflite       a .tflite MODEL (tests/tflite-model/make-model.py's) in add_glow_bundle() and
+#              glow_profile(): float and int8 programs print y as numpy computes it; touching the
+#              model re-profiles and recompiles both bundles (exit 77 without flatc: skipped)
 set -euo pipefail
 test=$1 build=$2 src=$3 work=$4
 prefix=$work/prefix
@@ -101,6 +104,31 @@ plugins)
   grep -q "into bundle layernorm_mlp (fused)" <<<"$out" || { echo "a rebuilt plugin did not recompile its bundle:"; echo "$out"; exit 1; }
   grep -q "(plain)" <<<"$out" && { echo "a bundle without the plugin was recompiled"; exit 1; }
   echo "ok: plugins built against the prefix and used by the project" ;;
+tflite)
+  models=$work/tflite-model tree=$work/tflite
+  rc=0
+  /usr/bin/python3 "$src/tests/tflite-model/make-model.py" "$(command -v flatc || echo flatc)" \
+    "$src/compiler/importer/tflite.fbs" "$models" || rc=$?
+  [ $rc = 0 ] || exit $rc
+  rm -rf "$tree"
+  cmake -S "$here/tflite" -B "$tree" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" -DTFLITE_DIR="$models" \
+    >"$tree.log" 2>&1 || { cat "$tree.log"; exit 1; }
+  cmake --build "$tree" >>"$tree.log" 2>&1 || { cat "$tree.log"; exit 1; }
+  for prog in "run-tiny tiny 1e-6" "run-tiny-int8 tiny_int8 0.11"; do
+    read -r exe bundle tol <<<"$prog"
+    got=$("$tree/$exe" "$tree/$bundle.bundle/tiny.weights.bin" $(cat "$models/x.txt"))
+    echo "$exe: $got (numpy: $(cat "$models/expected.txt"))"
+    /usr/bin/python3 -c 'import sys; g, w = (list(map(float, a.split())) for a in sys.argv[1:3])
+sys.exit(not (len(g) == len(w) and max(abs(a - b) for a, b in zip(g, w)) <= float(sys.argv[3])))' \
+      "$got" "$(cat "$models/expected.txt")" "$tol" || { echo "$exe: y differs from numpy's"; exit 1; }
+  done
+  sleep 1
+  touch "$models/tiny.tflite"
+  out=$(cmake --build "$tree")
+  n=$(grep -c 'into bundle' <<<"$out" || true)
+  [ "$n" = 2 ] && grep -q 'Profiling' <<<"$out" ||
+    { echo "touching the model did not re-profile and recompile both bundles:"; echo "$out"; exit 1; }
+  echo "ok: .tflite bundles built, run and rebuilt" ;;
 cache)
   cache=$work/compile-cache
   rm -rf "$cache"
@@ -168,7 +196,7 @@ bad-args)
     echo "configure succeeded with wrong arguments"; exit 1
   fi
   for want in "BUNDLE_API must be static or dynamic" "WEIGHTS must be bin, txt, zst or embedded" \
-              "MODEL <file.onnx> is required" "NETWORK_NAME '1x' is not a C identifier" \
+              "MODEL <file.onnx or .tflite> is required" "NETWORK_NAME '1x' is not a C identifier" \
               "WEIGHTS txt needs BUNDLE_API static" "MODEL_INPUTS: 'input,float' is not"; do
     grep -qF "$want" "$tree.log" || { cat "$tree.log"; echo "missing: $want"; exit 1; }
   done ;;
