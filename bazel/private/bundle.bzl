@@ -1,4 +1,4 @@
-"""glow_bundle: an ONNX model compiled into a bundle that cc_* rules link like a library."""
+"""glow_bundle: an ONNX or TFLite model compiled into a bundle that cc_* rules link like a library."""
 
 load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain")
@@ -193,7 +193,7 @@ def _glow_bundle_impl(ctx):
 
 glow_bundle = rule(
     implementation = _glow_bundle_impl,
-    doc = """Compiles an ONNX model into a Glow bundle at build time.
+    doc = """Compiles an ONNX or TFLite model into a Glow bundle at build time.
 
 `cc_binary(deps = [":<name>"])` links the bundle's object and can
 `#include "<network_name>.h"`; the weights file(s) are outputs (output group
@@ -205,8 +205,8 @@ target platform: with `--platforms=@glowc//toolchains:linux_aarch64` (and
 with the cross toolchain too) it gets `-target=aarch64-linux-gnu`.""",
     attrs = dict(PLUGIN_ATTRS, **{
         "model": attr.label(
-            doc = "The ONNX model. Editing it recompiles the bundle.",
-            allow_single_file = [".onnx"],
+            doc = "The model: an ONNX file or a TFLite file (`.tflite`). Editing it recompiles the bundle.",
+            allow_single_file = [".onnx", ".tflite"],
             mandatory = True,
         ),
         "network_name": attr.string(

@@ -41,8 +41,8 @@ path order. Pass the target as `glow_bundle(profile = ...)` to quantize a bundle
 int8. Editing a calibration file re-profiles; nothing else does.""",
     attrs = dict(PLUGIN_ATTRS, **{
         "model": attr.label(
-            doc = "The ONNX model.",
-            allow_single_file = [".onnx"],
+            doc = "The model: an ONNX file or a TFLite file (`.tflite`).",
+            allow_single_file = [".onnx", ".tflite"],
             mandatory = True,
         ),
         "dataset": attr.label_list(
