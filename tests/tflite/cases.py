@@ -11,14 +11,17 @@ from tflbuild import Model
 class Case:
     """numpy: None when Arm NN runs the model; else f(inputs) -> {output name: array}, and
     armnn_lacks says what Arm NN 22 lacks or gets wrong there. quanta: how many quanta an
-    int8/uint8 output may differ by on any element. keep_uint8: compile with
-    -tflite-uint8-to-int8=false (else glowc takes uint8 tensors as int8, as Glow does)."""
+    int8/uint8 output may differ by on any element, or a float output named in quantum (output
+    name -> the scale of the int8 value it dequantizes). keep_uint8: compile with
+    -tflite-uint8-to-int8=false (else glowc takes uint8 tensors as int8, as Glow does).
+    normwise: float error relative to the output's largest magnitude (whole networks)."""
 
-    def __init__(self, name, model, inputs, numpy=None, armnn_lacks=None, quanta=1, keep_uint8=False):
+    def __init__(self, name, model, inputs, numpy=None, armnn_lacks=None, quanta=1, keep_uint8=False,
+                 quantum=None, normwise=False):
         if bool(numpy) != bool(armnn_lacks):
             raise ValueError(f"{name}: a numpy reference goes with what Arm NN lacks, and only with it")
         self.name, self.model, self.inputs, self.numpy, self.armnn_lacks = name, model, inputs, numpy, armnn_lacks
-        self.quanta, self.keep_uint8 = quanta, keep_uint8
+        self.quanta, self.keep_uint8, self.quantum, self.normwise = quanta, keep_uint8, quantum or {}, normwise
 
 
 class In:

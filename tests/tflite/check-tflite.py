@@ -12,7 +12,10 @@ How outputs compare, by the output's type:
   float32: err = max_i |g_i - r_i| / max(|r_i|, 1e-3, 0.01 * max_j |r_j|) must be <= 1e-4: each
       element relative to itself, but near zero relative to a hundredth of the output's
       largest magnitude (float sums round by their terms, not their result), at least 1e-3.
-  int8, uint8 (quantized): max_i |g_i - r_i| <= the case's quanta (1 for single operators).
+      Whole networks: max_i |g_i - r_i| / max_j |r_j| (as tests/models), rounding over tens
+      of layers being relative to the sums.
+  int8, uint8 (quantized): max_i |g_i - r_i| <= the case's quanta (1 for single operators);
+      so too float32 outputs that dequantize int8 values, in quanta of those.
   int32, int64, bool: equal.
 Exit status 0 when every case passes, 1 otherwise, 77 (with a "skipped:" line) when pyarmnn or
 flatc is absent."""
@@ -55,25 +58,28 @@ def int8_to_uint8(x):
     return (x.astype(np.int16) + 128).astype(np.uint8)
 
 
-def float_error(g, r):
+def float_error(g, r, normwise):
     if r.size == 0:
         return 0.0
     g, r = g.astype(np.float64), r.astype(np.float64)
     if not np.array_equal(np.isnan(g), np.isnan(r)):
         return np.inf
     ok = ~np.isnan(r)
-    floor = max(FLOAT_FLOOR, FLOAT_FRACTION * float(np.max(np.abs(r[ok]), initial=0)))
+    largest = float(np.max(np.abs(r[ok]), initial=0))
+    floor = max(largest, FLOAT_FLOOR) if normwise else max(FLOAT_FLOOR, FLOAT_FRACTION * largest)
     return float(np.max(np.abs(g[ok] - r[ok]) / np.maximum(np.abs(r[ok]), floor), initial=0))
 
 
-def compare(name, g, r, quanta):
+def compare(name, g, r, quanta, quantum, normwise):
     """'' when g matches r, else what differs; and the error measured (for the report)."""
     if g.shape != r.shape or g.dtype != r.dtype:
         return f"{name}: glowc gave {g.dtype}{list(g.shape)}, reference {r.dtype}{list(r.shape)}", None
+    if g.dtype == np.float32 and quantum:
+        g, r = np.round(g / quantum).astype(np.int64), np.round(r / quantum).astype(np.int64)
     if g.dtype == np.float32:
-        err = float_error(g, r)
+        err = float_error(g, r, normwise)
         return ("" if err <= FLOAT_REL else f"{name}: error {err:.3g} > {FLOAT_REL}"), f"{err:.2e}"
-    if g.dtype in (np.int8, np.uint8):
+    if g.dtype in (np.int8, np.uint8) or quantum:
         d = int(np.max(np.abs(g.astype(np.int64) - r.astype(np.int64)), initial=0))
         n = int(np.count_nonzero(g != r))
         msg = "" if d <= quanta else f"{name}: off by {d} quanta (at most {quanta}), {n} of {g.size} differ"
@@ -122,7 +128,7 @@ def check_case(case, args):
         g, r = np.load(os.path.join(d, "glowc", n + ".npy")), np.asarray(ref[n])
         if r.dtype == np.uint8 and g.dtype == np.int8 and not case.keep_uint8:
             g = int8_to_uint8(g)
-        msg, err = compare(n, g, r, case.quanta)
+        msg, err = compare(n, g, r, case.quanta, case.quantum.get(n), case.normwise)
         if msg:
             bad.append(msg)
         errs.append(f"{n} {err}" if len(outs) > 1 else err)

@@ -2,8 +2,10 @@
 output channel, int32 bias with scale input scale * weight scale (zero point 0), activations
 per tensor with a zero point, their ranges calibrated on float values (npref.py computes the
 float output the output's range comes from). Operators whose int8 kernels keep the quantization
-(pools, reshape, concat as the converter writes it) have the input's parameters on the output;
-softmax's output is 1/256 with zero point -128. Arm NN is the reference, within one quantum."""
+(pools, reshape, pad, concat as the converter writes it) have the input's parameters on the
+output; softmax's output is 1/256 with zero point -128. Arm NN is the reference, within one
+quantum; where Arm NN 22 lacks a case, the float64 result requantized (TFLite's integer kernels
+are within a quantum of it)."""
 import numpy as np
 
 import npref
@@ -158,5 +160,24 @@ def reshape():
     return [op_case("int8.reshape.flatten", "RESHAPE", [In(x, q=xq), C([1, 24], I32)], Out((1, 24), I8, xq))]
 
 
+def pad():
+    """PAD keeps its input's parameters and pads with the zero point (a real 0)."""
+    r = rng("int8.pad")
+    x, xq = activation(r, (1, 4, 5, 3), 0, 6)
+    p = [[0, 0], [1, 2], [0, 1], [0, 0]]
+    return [op_case("int8.pad.zero_point", "PAD", [In(x, q=xq), C(p, I32)], Out((1, 7, 6, 3), I8, xq),
+                    numpy=lambda v, p: np.pad(v, p, constant_values=xq[1]),
+                    armnn_lacks="the zero point as int8 PAD's value (it pads with 0)")]
+
+
+def mean():
+    """MEAN over height and width (the converter's global average pool), requantized."""
+    r = rng("int8.mean")
+    x, xq = activation(r, (1, 6, 6, 8), 0, 6)
+    y = dequantize(x, *xq).mean(axis=(1, 2))
+    return [op_case("int8.mean.hw", "MEAN", [In(x, q=xq), C([1, 2], I32)], Out((1, 8), I8, calibrated(y)),
+                    keep_dims=False)]
+
+
 GROUPS = {"conv": conv, "depthwise": depthwise, "fully_connected": fully_connected, "add": add, "mul": mul,
-          "pool": pool, "concat": concat, "softmax": softmax, "reshape": reshape}
+          "pool": pool, "concat": concat, "softmax": softmax, "reshape": reshape, "pad": pad, "mean": mean}
