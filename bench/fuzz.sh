@@ -13,7 +13,7 @@ merge=0
 seconds=${1:-600}
 shift || true
 parsers=("$@")
-[ ${#parsers[@]} -gt 0 ] || parsers=(import-onnx import-caffe2 tensor-pb cache-entry profile weights-zst)
+[ ${#parsers[@]} -gt 0 ] || parsers=(import-onnx import-caffe2 import-tflite tensor-pb cache-entry profile weights-zst)
 tree=${GLOWC_SANITIZE_TREE:-build-sanitize}
 clang=$(command -v clang-19 || command -v clang)
 [ -f "$tree/sanitize-ready" ] || bash tests/sanitize/run.sh build "$tree" "$PWD" "$clang"

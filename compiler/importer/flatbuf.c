@@ -52,7 +52,12 @@ static int table_at(glow_fb *fb, uint64_t pos, glow_fb_table *t) {
   if (!inside(fb, pos, 4, "a table"))
     return -1;
   int64_t vt = (int64_t)pos - sext(rd(fb, pos, 4), 4);
-  if (vt < 0 || !inside(fb, (uint64_t)vt, 4, "the vtable of the table"))
+  if (vt < 0) {
+    fail(fb, "the vtable of the table at byte %llu would be at byte %lld, before the file", (unsigned long long)pos,
+         (long long)vt);
+    return -1;
+  }
+  if (!inside(fb, (uint64_t)vt, 4, "the vtable of the table"))
     return -1;
   uint16_t vtlen = (uint16_t)rd(fb, (uint64_t)vt, 2), tablen = (uint16_t)rd(fb, (uint64_t)vt + 2, 2);
   if (vtlen < 4 || vtlen % 2 || tablen < 4) {

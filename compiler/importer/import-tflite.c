@@ -26,6 +26,7 @@ enum { OP_OPCODE = 0, OP_INPUTS = 1, OP_OUTPUTS = 2, OP_OPTS_TYPE = 3, OP_OPTS =
 
 #define CODE_CUSTOM 32
 #define MAX_OP_TENSORS 1024
+#define MAX_TENSOR_ELEMS ((int64_t)1 << 36)
 
 int glow_tfl_err(const glow_tfl *c, const glow_tfl_op *op, const char *fmt, ...) {
   va_list ap;
@@ -132,6 +133,17 @@ static int tensor_err(glow_tfl *c, uint32_t i, const char *name, const char *fmt
   return -1;
 }
 
+/* A zero point is a value of its tensor's integer type. */
+static int zero_fits(glow_dtype dt, int64_t z) {
+  switch (dt) {
+  case GLOW_DT_I8: return z >= INT8_MIN && z <= INT8_MAX;
+  case GLOW_DT_U8: return z >= 0 && z <= UINT8_MAX;
+  case GLOW_DT_I16: return z >= INT16_MIN && z <= INT16_MAX;
+  case GLOW_DT_I32: return z >= INT32_MIN && z <= INT32_MAX;
+  default: return 1;
+  }
+}
+
 static int read_quant(glow_tfl *c, uint32_t i, glow_tfl_tensor *t, const glow_fb_table *tt) {
   glow_fb_table q;
   glow_fb_vec s, z;
@@ -162,6 +174,10 @@ static int read_quant(glow_tfl *c, uint32_t i, glow_tfl_tensor *t, const glow_fb
       return tensor_err(c, i, t->name, "has quantization scale %g%s; a scale must be positive and finite: the "
                         "model's quantization is broken, convert it again", (double)t->scale[k],
                         s.n > 1 ? " (for one channel)" : "");
+    if (!zero_fits(t->dt, t->zero[k]))
+      return tensor_err(c, i, t->name, "has zero point %lld%s, which its type %s cannot hold: the model's "
+                        "quantization is broken, convert it again", (long long)t->zero[k],
+                        s.n > 1 ? " (for one channel)" : "", type_name(t->type));
   }
   return 0;
 }
@@ -187,11 +203,16 @@ static int read_tensor(glow_tfl *c, uint32_t i, const glow_fb_vec *tv, const buf
   if (shape.n > GLOW_MAX_RANK)
     return tensor_err(c, i, t->name, "has rank %u; glowc supports tensors of rank %d at most", shape.n, GLOW_MAX_RANK);
   t->rank = (int)shape.n;
+  int64_t numel = 1; /* bounded, so that no size computed from the shape overflows */
   for (uint32_t k = 0; k < shape.n; k++) {
     t->dims[k] = glow_fb_vec_int(&shape, k);
     if (t->dims[k] < 0)
       return tensor_err(c, i, t->name, "has dimension %u of size %lld; glowc compiles fixed shapes", k,
                         (long long)t->dims[k]);
+    if (t->dims[k] && numel > MAX_TENSOR_ELEMS / t->dims[k])
+      return tensor_err(c, i, t->name, "has more than %lld elements (dimension %u is %lld); the file is corrupt",
+                        (long long)MAX_TENSOR_ELEMS, k, (long long)t->dims[k]);
+    numel *= t->dims[k];
   }
   t->type = (int)glow_fb_int(&tt, T_TYPE, 1, 0);
   t->dt = dtype_of(t->type);
@@ -350,8 +371,11 @@ static int check_ops(glow_tfl *c, glow_tfl_op *ops, int nops) {
     for (int k = i; k < nops; k++)
       if (ops[k].code == op->code && !strcmp(ops[k].type, op->type) && count++ < 4)
         glow_sb_printf(&which, "%s%d", count > 1 ? ", " : "", k);
-    glow_sb_printf(&list, "%s%s%s (operator%s %s%s)", ntypes++ ? "; " : "", op->type,
-                   op->code == CODE_CUSTOM ? " (custom)" : "", count > 1 ? "s" : "", which.s, count > 4 ? ", ..." : "");
+    glow_sb_printf(&list, "%s%s", ntypes++ ? "; " : "", op->type);
+    if (op->code != CODE_CUSTOM && !glow_tfl_builtin_name(op->code))
+      glow_sb_printf(&list, " %lld", (long long)op->code); /* "an unknown builtin code 4000" */
+    glow_sb_printf(&list, "%s (operator%s %s%s)", op->code == CODE_CUSTOM ? " (custom)" : "", count > 1 ? "s" : "",
+                   which.s, count > 4 ? ", ..." : "");
     glow_sb_free(&which);
   }
   if (ntypes) {

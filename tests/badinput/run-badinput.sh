@@ -15,6 +15,11 @@ mkdir -p "$out"
 relu=$suite/test_relu/model.onnx
 
 hostile() { python3 "$here/make-hostile.py" "$@" || { echo "FAIL: make-hostile.py $*"; exit 1; }; }
+# tflite CASE: the .tflite file make-tflite.py writes for CASE, as -model; m.tflite names it in messages.
+tflite() {
+  python3 "$here/make-tflite.py" "$1" "$work/m.tflite" || { echo "FAIL: make-tflite.py $1"; exit 1; }
+  args=(-model="$work/m.tflite" -emit-bundle="$out")
+}
 
 case $case_name in
 missing-model)
@@ -73,6 +78,75 @@ profile-huge-histogram) # one histogram of 2*10^6 counts (6 MB): over GLOW_PROFI
   args=(-model="$relu" -emit-bundle="$out" -load-profile="$work/p.yml" -quantization-precision=Int8)
   max_rss_mb=160
   want="p.yml:8: error: a histogram has more than 1048576 counts" ;;
+# TFLite files broken one way each (make-tflite.py): the message names the tensor or operator.
+tflite-truncated) # the first 150 of 500 bytes
+  tflite truncated
+  want="m.tflite: error: not a valid .tflite file: reading the main subgraph \\(a table at byte [0-9]+ \\([0-9]+ bytes\\) lies outside the file \\(150 bytes\\)\\); the file is truncated or corrupt" ;;
+tflite-wrong-identifier)
+  tflite wrong-identifier
+  want="m.tflite: error: not a TFLite model: the file identifier is 'TFL2', not 'TFL3'" ;;
+tflite-vector-past-end) # tensor w's shape claims 2^28 dimensions
+  tflite vector-past-end
+  want="m.tflite: tensor 1 'w': error: not a valid .tflite file: reading its shape \\(a vector at byte [0-9]+ \\(1073741824 bytes\\) lies outside the file" ;;
+tflite-table-past-end) # the subgraph's operators 64 bytes past the end
+  tflite table-past-end
+  want="m.tflite: error: not a valid .tflite file: reading the subgraph's operators \\(.* lies outside the file \\(500 bytes\\)\\)" ;;
+tflite-vtable-past-end) # tensor 2's vtable past the end
+  tflite vtable-past-end
+  want="m.tflite: tensor 2 'tensor2': error: not a valid .tflite file: reading it \\(the vtable of the table at byte [0-9]+ \\(4 bytes\\) lies outside the file" ;;
+tflite-string-without-nul) # tensor 2's name 'y' ends with '!', not NUL
+  tflite string-without-nul
+  want="m.tflite: tensor 2 'tensor2': error: not a valid .tflite file: reading its name \\(the string at byte [0-9]+ is not 1 bytes ended by a NUL\\)" ;;
+tflite-zero-scale)
+  tflite zero-scale
+  want="m.tflite: tensor 1 'k': error: has quantization scale 0; a scale must be positive and finite" ;;
+tflite-negative-scale)
+  tflite negative-scale
+  want="m.tflite: tensor 1 'k': error: has quantization scale -0.5; a scale must be positive and finite" ;;
+tflite-nan-scale)
+  tflite nan-scale
+  want="m.tflite: tensor 1 'k': error: has quantization scale -?nan; a scale must be positive and finite" ;;
+tflite-zero-point-out-of-range) # an int8 tensor's zero point 300
+  tflite zero-point-out-of-range
+  want="m.tflite: tensor 1 'k': error: has zero point 300, which its type INT8 cannot hold" ;;
+tflite-shape-vs-buffer) # float[1,2,2,1] with 12 bytes
+  tflite shape-vs-buffer
+  want="m.tflite: tensor 1 'w': error: has shape float\\[1,2,2,1\\] \\(16 bytes\\) but its buffer 1 holds 12 bytes" ;;
+tflite-buffer-past-end) # a buffer's offset and size (schema 3c) 1 MiB into a 504-byte file
+  tflite buffer-past-end
+  want="m.tflite: error: not a valid .tflite file: buffer 1 says its 16 bytes are at byte 1048576, past the end of the file" ;;
+tflite-huge-shape) # 65536 x 65536 x 64 elements: over 2^36, before any size computed from them overflows
+  tflite huge-shape
+  want="m.tflite: tensor 0 'x': error: has more than 68719476736 elements \\(dimension 2 is 64\\)" ;;
+tflite-tensor-index-out-of-range) # ADD's input 1 is tensor 7 of 3
+  tflite tensor-index-out-of-range
+  want="m.tflite: operator 0 \\(ADD\\): error: input 1 is tensor 7; the subgraph has tensors 0 to 2" ;;
+tflite-opcode-out-of-range)
+  tflite opcode-out-of-range
+  want="m.tflite: operator 0 .*: error: has operator code 5; the model has 1" ;;
+tflite-unknown-builtin)
+  tflite unknown-builtin
+  want="m.tflite: error: 1 unsupported TFLite operator: an unknown builtin code 4000 \\(operator 0\\)" ;;
+tflite-unsupported-ops) # three kinds among ADDs, all in one error
+  tflite unsupported-ops
+  want="m.tflite: error: 3 unsupported TFLite operators: LSH_PROJECTION \\(operators 0, 3\\); SKIP_GRAM \\(operator 2\\); DELEGATE \\(operator 4\\)\\. glowc imports ADD, " ;;
+tflite-rank-9)
+  tflite rank-9
+  want="m.tflite: tensor 0 'x': error: has rank 9; glowc supports tensors of rank 8 at most" ;;
+tflite-sparse-tensor)
+  tflite sparse-tensor
+  want="m.tflite: tensor 1 'w': error: is a sparse tensor, which glowc does not read" ;;
+tflite-custom-quantization)
+  tflite custom-quantization
+  want="m.tflite: tensor 1 'w': error: has custom quantization details, which glowc does not read" ;;
+tflite-many-tensors) # 2^20 + 1 tensors (4 MB): over GLOW_TFL_MAX_TENSORS, refused before any is read
+  tflite many-tensors
+  max_rss_mb=160
+  want="m.tflite: error: the subgraph has 1048577 tensors, more than the 1048576 glowc reads" ;;
+tflite-shared-buffer) # 4096 tensors of 1 MiB on one buffer (1.8 MB): 4 GiB of constants, refused at 4 x the file + 64 MiB
+  tflite shared-buffer
+  max_rss_mb=200
+  want="m.tflite: operator 70 \\(ADD, output 's70'\\): error: its constants bring the model's to over 70 MiB, more than 4 times the file's size" ;;
 unsupported-ops)
   args=(-model="$here/two-unsupported.onnx" -emit-bundle="$out")
   want="first_bad.*FrobnicateA.*second_bad.*FrobnicateB" ;;
