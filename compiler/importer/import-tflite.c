@@ -160,6 +160,8 @@ static int read_quant(glow_tfl *c, uint32_t i, glow_tfl_tensor *t, const glow_fb
   int64_t qdim = glow_fb_int(&q, Q_DIM, 4, 0);
   if (z.n && z.n != s.n)
     return tensor_err(c, i, t->name, "has %u scales and %u zero points; they come in pairs", s.n, z.n);
+  if (s.n > 1 && t->rank == 1 && (int64_t)s.n == t->dims[0])
+    qdim = 0; /* a bias: older converters copied the filter's quantized_dimension (3 for depthwise) */
   if (s.n > 1 && (qdim < 0 || qdim >= t->rank || (int64_t)s.n != t->dims[qdim]))
     return tensor_err(c, i, t->name, "has %u scales along dimension %lld, which %s", s.n, (long long)qdim,
                       qdim < 0 || qdim >= t->rank ? "the tensor does not have" : "has another size");
@@ -406,9 +408,31 @@ static int read_io(glow_tfl *c, const glow_fb_table *sg, int field, glow_fb_vec 
   return 0;
 }
 
+/* A quantized input: its scale and offset shown in the bundle's header, or with
+ * -tflite-float-inputs a float input, quantized by a QuantizeLinear. */
+static int quantized_input(glow_tfl *c, int ti, int id) {
+  glow_tfl_tensor *t = &c->t[ti];
+  glow_value *v = &c->g->vals[id];
+  if (!c->o->tflite.float_inputs) {
+    v->qscale = t->scale[0];
+    v->qoffset = (int32_t)t->zero[0];
+    return 0;
+  }
+  glow_tfl_op none = {.index = -1, .type = "input", .nout = 1, .out = &ti};
+  int in[3] = {id};
+  if (glow_tfl_qparams(c, &none, ti, &in[1], &in[2]))
+    return -1;
+  glow_value_set_shape(v, GLOW_DT_F32, v->rank, v->dims);
+  int q = glow_tfl_tmp(c, &none, "quantized");
+  t->val[GLOW_TFL_NHWC] = q;
+  return glow_tfl_infer(c, glow_tfl_node(c, &none, GLOW_OP_QUANTIZE_LINEAR, "quantize", 3, in, 1, &q));
+}
+
 static int add_inputs(glow_tfl *c, const glow_fb_vec *iv) {
   glow_graph *g = c->g;
   int rc = 0;
+  if (glow_tfl_uint8_to_int8(c))
+    return -1;
   g->inputs = glow_xmalloc(sizeof(int) * (iv->n + 1));
   for (uint32_t k = 0; k < iv->n; k++) {
     glow_tfl_tensor *t = &c->t[glow_fb_vec_int(iv, k)];
@@ -434,8 +458,11 @@ static int add_inputs(glow_tfl *c, const glow_fb_vec *iv) {
         int f = glow_model_input_dequantize(g, id, c->o, opt, c->path);
         rc |= f < 0;
         t->val[GLOW_TFL_NHWC] = f;
+        continue;
       }
     }
+    if (glow_tfl_is_q(t) && t->nq == 1)
+      rc |= quantized_input(c, (int)glow_fb_vec_int(iv, k), id);
   }
   for (int k = 0; k < c->o->ninputs; k++) {
     int found = 0;
@@ -452,6 +479,53 @@ static int add_inputs(glow_tfl *c, const glow_fb_vec *iv) {
     rc = -1;
   }
   return rc;
+}
+
+/* Value v hands its name to a new value, returned, which becomes the graph output;
+ * v is renamed "<name>/<what>". */
+static int rename_output(glow_tfl *c, int v, const char *what) {
+  glow_graph *g = c->g;
+  glow_strbuf b = {0};
+  glow_sb_printf(&b, "%s/%s", g->vals[v].name, what);
+  int f = glow_value_add(g, b.s);
+  glow_sb_free(&b);
+  char *name = g->vals[v].name;
+  g->vals[v].name = g->vals[f].name;
+  g->vals[f].name = name;
+  glow_str_table_put(&c->names, g->vals[v].name, v);
+  glow_str_table_put(&c->names, g->vals[f].name, f);
+  return f;
+}
+
+/* The float value a quantized output stands for: with -tflite-float-softmax, a
+ * Softmax's own (its QuantizeLinear goes); with -tflite-float-outputs, a DequantizeLinear
+ * of it. Else v itself, with its scale and offset shown in the bundle's header. */
+static int float_output(glow_tfl *c, int ti, int v) {
+  glow_graph *g = c->g;
+  glow_tfl_tensor *t = &c->t[ti];
+  int p = g->vals[v].producer, sm = p >= 0 && g->nodes[p].op == GLOW_OP_QUANTIZE_LINEAR ? g->nodes[p].in[0] : -1;
+  if (c->o->tflite.float_softmax && sm >= 0 && g->vals[sm].producer >= 0 &&
+      g->nodes[g->vals[sm].producer].op == GLOW_OP_SOFTMAX) {
+    char *name = g->vals[v].name; /* the Softmax's value takes the output's name */
+    g->vals[v].name = g->vals[sm].name;
+    g->vals[sm].name = name;
+    glow_str_table_put(&c->names, g->vals[v].name, v);
+    glow_str_table_put(&c->names, g->vals[sm].name, sm);
+    return sm;
+  }
+  if (!glow_tfl_is_q(t) || t->nq != 1)
+    return v;
+  if (!c->o->tflite.float_outputs) {
+    g->vals[v].qscale = t->scale[0];
+    g->vals[v].qoffset = (int32_t)t->zero[0];
+    return v;
+  }
+  glow_tfl_op none = {.index = -1, .type = "output", .nout = 1, .out = &ti};
+  int in[3] = {v};
+  if (glow_tfl_qparams(c, &none, ti, &in[1], &in[2]))
+    return -1;
+  int f = rename_output(c, v, "quantized");
+  return glow_tfl_infer(c, glow_tfl_node(c, &none, GLOW_OP_DEQUANTIZE_LINEAR, "dequantize", 3, in, 1, &f)) ? -1 : f;
 }
 
 static int add_outputs(glow_tfl *c, const glow_fb_vec *ov) {
@@ -474,6 +548,10 @@ static int add_outputs(glow_tfl *c, const glow_fb_vec *ov) {
     if (v < 0 || g->vals[v].kind != GLOW_VAL_ACT || g->vals[v].is_output) {
       glow_error(c->path, "output '%s' is %s", t->name, v >= 0 && g->vals[v].is_output ? "listed twice" :
                  "an input or a constant: glowc compiles outputs that the model computes");
+      rc = -1;
+      continue;
+    }
+    if ((v = float_output(c, ti, v)) < 0) {
       rc = -1;
       continue;
     }

@@ -163,6 +163,43 @@ int glow_tfl_custom(glow_tfl *c, const glow_tfl_op *op);
 /* tflite-op-names.c */
 const char *glow_tfl_builtin_name(int64_t code); /* NULL for an unknown code */
 
+/* tflite-quant.c: what the int8 importers (tflite-q*.c) share. Quantized tensors keep
+ * TFLite's int8 (or uint8, or int16) type; scales and zero points are constant inputs of
+ * ONNX's QLinear ops. */
+/* 1 if tensor t is quantized (a scale, and int8, uint8 or int16). */
+int glow_tfl_is_q(const glow_tfl_tensor *t);
+/* Scalar constants of tensor ti's one scale and zero point, made once; -1 after an error. */
+int glow_tfl_qparams(glow_tfl *c, const glow_tfl_op *op, int ti, int *scale, int *zero);
+/* Weights (input k) quantized per tensor or per channel along `qdim` into n channels:
+ * constants of the scales and zero points; -1 after an error. */
+int glow_tfl_qweights(glow_tfl *c, const glow_tfl_op *op, int k, int qdim, int64_t n, int *scale, int *zero);
+/* The int32 bias (input k, -1 when omitted) at input scale x weight scale, checked as Glow's
+ * -tflite-bias-scale-check-* do; *bias -1 when none; -1 after an error. */
+int glow_tfl_qbias(glow_tfl *c, const glow_tfl_op *op, int k, int w, int64_t n, int *bias);
+/* TFLite's fused activation on quantized output k, a clamp in the quantized domain
+ * (none where saturation is the clamp): as glow_tfl_out_pre and glow_tfl_activation. */
+int glow_tfl_qout_pre(glow_tfl *c, const glow_tfl_op *op, int k, int layout, int64_t act);
+int glow_tfl_qactivation(glow_tfl *c, const glow_tfl_op *op, int pre, int64_t act, int k, int layout);
+/* Quantized uint8 tensors as int8 (value - 128, zero point - 128; Glow's -tflite-uint8-to-int8),
+ * unless -tflite-uint8-to-int8=false; before any operator is imported. */
+int glow_tfl_uint8_to_int8(glow_tfl *c);
+/* tflite-qnn.c and tflite-qmath.c: importers of operators on quantized tensors, listed in
+ * glow_tfl_ops_int8 (tflite-quant.c). */
+int glow_tfl_q_conv(glow_tfl *c, const glow_tfl_op *op);
+int glow_tfl_q_depthwise(glow_tfl *c, const glow_tfl_op *op);
+int glow_tfl_q_fc(glow_tfl *c, const glow_tfl_op *op);
+int glow_tfl_q_avgpool(glow_tfl *c, const glow_tfl_op *op);
+int glow_tfl_q_maxpool(glow_tfl *c, const glow_tfl_op *op);
+int glow_tfl_q_mean(glow_tfl *c, const glow_tfl_op *op);
+int glow_tfl_q_add(glow_tfl *c, const glow_tfl_op *op);
+int glow_tfl_q_sub(glow_tfl *c, const glow_tfl_op *op);
+int glow_tfl_q_mul(glow_tfl *c, const glow_tfl_op *op);
+int glow_tfl_q_concat(glow_tfl *c, const glow_tfl_op *op);
+int glow_tfl_q_pad(glow_tfl *c, const glow_tfl_op *op);
+int glow_tfl_q_softmax(glow_tfl *c, const glow_tfl_op *op);
+/* A unary operator as a 256-entry table of the output's values (Gather), or a clamp. */
+int glow_tfl_q_unary(glow_tfl *c, const glow_tfl_op *op);
+
 /* One table per family of operators, each ended by code -1. */
 extern const glow_tfl_op_info glow_tfl_ops_nn[];
 extern const glow_tfl_op_info glow_tfl_ops_math[];
