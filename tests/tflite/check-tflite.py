@@ -18,7 +18,7 @@ How outputs compare, by the output's type:
       so too float32 outputs that dequantize int8 values, in quanta of those.
   int32, int64, bool: equal.
 Exit status 0 when every case passes, 1 otherwise, 77 (with a "skipped:" line) when pyarmnn or
-flatc is absent."""
+flatc (or its Python runtime) is absent."""
 import argparse
 import importlib
 import importlib.util
@@ -28,7 +28,10 @@ import subprocess
 import sys
 import time
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # then there is no pyarmnn either, which needs it
+    np = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # the case modules are imported from the source tree
@@ -73,19 +76,20 @@ def float_error(g, r, normwise):
 def compare(name, g, r, quanta, quantum, normwise):
     """'' when g matches r, else what differs; and the error measured (for the report)."""
     if g.shape != r.shape or g.dtype != r.dtype:
-        return f"{name}: glowc gave {g.dtype}{list(g.shape)}, reference {r.dtype}{list(r.shape)}", None
+        msg = f"{name}: glowc gave {g.dtype}{list(g.shape)}, reference {r.dtype}{list(r.shape)}"
+        return msg, "shape or type differs"
     if g.dtype == np.float32 and quantum:
         g, r = np.round(g / quantum).astype(np.int64), np.round(r / quantum).astype(np.int64)
     if g.dtype == np.float32:
         err = float_error(g, r, normwise)
-        return ("" if err <= FLOAT_REL else f"{name}: error {err:.3g} > {FLOAT_REL}"), f"{err:.2e}"
+        return ("" if err <= FLOAT_REL else f"{name}: error {err:.3g} > {FLOAT_REL}"), f"error {err:.2e}"
     if g.dtype in (np.int8, np.uint8) or quantum:
         d = int(np.max(np.abs(g.astype(np.int64) - r.astype(np.int64)), initial=0))
         n = int(np.count_nonzero(g != r))
         msg = "" if d <= quanta else f"{name}: off by {d} quanta (at most {quanta}), {n} of {g.size} differ"
-        return msg, f"{d} quanta ({n}/{g.size} differ)"
+        return msg, f"{d} quanta off ({n}/{g.size} differ)"
     n = int(np.count_nonzero(g != r))
-    return ("" if n == 0 else f"{name}: {n} of {g.size} elements differ"), "exact" if n == 0 else None
+    return ("" if n == 0 else f"{name}: {n} of {g.size} elements differ"), "equal" if n == 0 else f"{n} differ"
 
 
 def check_case(case, args):
@@ -121,19 +125,19 @@ def check_case(case, args):
         compile_s = time.time() - t
         run([args.run, f"-bundle={os.path.join(d, 'glowc', 'net.o')}", f"-output-dir={os.path.join(d, 'glowc')}"]
             + [f"-input={x}" for x in glowc_feeds], "glowc-run")
+        got = {n: np.load(os.path.join(d, "glowc", n + ".npy")) for n in outs}
     except (OSError, RuntimeError, subprocess.TimeoutExpired) as e:
         return False, f"FAIL {case.name}: {e}"
     bad, errs = [], []
     for n in outs:
-        g, r = np.load(os.path.join(d, "glowc", n + ".npy")), np.asarray(ref[n])
+        g, r = got[n], np.asarray(ref[n])
         if r.dtype == np.uint8 and g.dtype == np.int8 and not case.keep_uint8:
             g = int8_to_uint8(g)
         msg, err = compare(n, g, r, case.quanta, case.quantum.get(n), case.normwise)
         if msg:
             bad.append(msg)
         errs.append(f"{n} {err}" if len(outs) > 1 else err)
-    measured = ", ".join(str(e) for e in errs)
-    line = f"{case.name}: max error {measured} (reference: {source}; compile {compile_s:.1f} s)"
+    line = f"{case.name}: {', '.join(errs)} (reference: {source}; compile {compile_s:.1f} s)"
     return (False, f"FAIL {line}: " + "; ".join(bad)) if bad else (True, "ok   " + line)
 
 
@@ -157,10 +161,10 @@ def main():
     args = ap.parse_args()
     if args.group == "flatc":
         return flatc(args)
-    if importlib.util.find_spec("pyarmnn") is None:
-        skip("pyarmnn (Debian's python3-pyarmnn) is absent")
-    if not args.flatc or not os.access(args.flatc, os.X_OK):
-        skip("flatc (Debian's flatbuffers-compiler) is absent")
+    if np is None or importlib.util.find_spec("pyarmnn") is None:
+        skip(f"pyarmnn (Debian's python3-pyarmnn) is absent from {sys.executable}")
+    if not args.flatc or not os.access(args.flatc, os.X_OK) or importlib.util.find_spec("flatbuffers") is None:
+        skip("flatc or its Python runtime (Debian's flatbuffers-compiler, python3-flatbuffers) is absent")
     if not os.path.isdir(os.path.join(args.gen, "tflite")):
         sys.exit(f"check-tflite: no tflite package in {args.gen}: run the test tflite.flatc first")
     sys.path[:0] = [args.gen, HERE]

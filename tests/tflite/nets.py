@@ -32,8 +32,9 @@ class Net:
         """SAME padding, as every convolution here."""
         n, h, w, c = self.shapes[x]
         kh, kw = (k, k) if isinstance(k, int) else k
-        return self._add("conv", [x], (n, -(-h // stride), -(-w // stride), out), w=self._he((out, kh, kw, c), kh * kw * c),
-                         b=(0.1 * self.r.standard_normal(out)).astype(F32), stride=stride, act=act)
+        return self._add("conv", [x], (n, -(-h // stride), -(-w // stride), out),
+                         w=self._he((out, kh, kw, c), kh * kw * c), b=(0.1 * self.r.standard_normal(out)).astype(F32),
+                         stride=stride, act=act)
 
     def depthwise(self, x, k=3, stride=1, act="RELU6"):
         n, h, w, c = self.shapes[x]

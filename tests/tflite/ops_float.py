@@ -18,6 +18,10 @@ def uniform(r, lo, hi, *shape):
     return r.uniform(lo, hi, shape).astype(F32)
 
 
+def signs(r, *shape):
+    return r.choice(np.array([-1, 1], F32), shape)
+
+
 def conv():
     r = rng("conv")
     cases = []
@@ -147,7 +151,7 @@ def binary():
                 fused_activation_function="RELU6"),
         op_case("binary.mul_broadcast_3d", "MUL", [In(normal(r, 2, 3, 4)), In(normal(r, 3, 1))], Out((2, 3, 4))),
         op_case("binary.mul_scalar", "MUL", [a4(), C(np.float32(0.5))], Out((1, 4, 4, 3))),
-        op_case("binary.div", "DIV", [a4(), In((uniform(r, 0.5, 2, 1, 4, 4, 3) * r.choice([-1, 1], (1, 4, 4, 3))).astype(F32))],
+        op_case("binary.div", "DIV", [a4(), In(uniform(r, 0.5, 2, 1, 4, 4, 3) * signs(r, 1, 4, 4, 3))],
                 Out((1, 4, 4, 3))),
         op_case("binary.div_broadcast", "DIV", [In(normal(r, 2, 5)), uniform(r, 1, 3, 5)], Out((2, 5))),
         op_case("binary.maximum_broadcast", "MAXIMUM", [a4(), In(normal(r, 4, 1))], Out((1, 4, 4, 3))),
