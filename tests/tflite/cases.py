@@ -9,8 +9,9 @@ from tflbuild import Model
 
 
 class Case:
-    """numpy: None when Arm NN runs the model; else f(inputs) -> {output name: array}, and
-    armnn_lacks says what Arm NN 22 lacks or gets wrong there. quanta: how many quanta an
+    """numpy: f(inputs) -> {output name: array}. The reference when armnn_lacks says what Arm NN
+    22 lacks or gets wrong there; else Arm NN is, and the numpy function (if any) is checked
+    against it, so that the numpy references the other cases use are known to be right. quanta: how many quanta an
     int8/uint8 output may differ by on any element, or a float output named in quantum (output
     name -> the scale of the int8 value it dequantizes). keep_uint8: compile with
     -tflite-uint8-to-int8=false (else glowc takes uint8 tensors as int8, as Glow does).
@@ -18,8 +19,8 @@ class Case:
 
     def __init__(self, name, model, inputs, numpy=None, armnn_lacks=None, quanta=1, keep_uint8=False,
                  quantum=None, normwise=False):
-        if bool(numpy) != bool(armnn_lacks):
-            raise ValueError(f"{name}: a numpy reference goes with what Arm NN lacks, and only with it")
+        if armnn_lacks and not numpy:
+            raise ValueError(f"{name}: Arm NN lacks {armnn_lacks}, and there is no numpy reference")
         self.name, self.model, self.inputs, self.numpy, self.armnn_lacks = name, model, inputs, numpy, armnn_lacks
         self.quanta, self.keep_uint8, self.quantum, self.normwise = quanta, keep_uint8, quantum or {}, normwise
 
@@ -50,8 +51,8 @@ def rng(name):
 
 def op_case(name, kind, args, outs, numpy=None, armnn_lacks=None, quanta=1, keep_uint8=False, **options):
     """A model of one operator `kind`: args are In, C (a bare array is a C) or None (an omitted
-    optional input), outs one Out or a list; numpy(*arg values) gives the output(s) where Arm NN
-    is not the reference. Inputs are named in<k>, outputs out (out<j> for several)."""
+    optional input), outs one Out or a list; numpy(*arg values) gives the output(s) (see Case).
+    Inputs are named in<k>, outputs out (out<j> for several)."""
     m, inputs, idx = Model(), {}, []
     for k, a in enumerate(args):
         if a is None:

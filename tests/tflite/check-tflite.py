@@ -1,7 +1,9 @@
 """glowc's TFLite import against a TFLite runtime (label: tflite). Each case's model is written
 here (tflbuild.py), run on Arm NN 22's TfLite parser with its CpuRef backend (armnn-run.py, its
 own process) or, for operators Arm NN lacks, on a numpy reference (npref.py; the output says
-"reference: numpy"), then compiled with model-compiler and run with glowc-run.
+"reference: numpy"), then compiled with model-compiler and run with glowc-run. Where a case has
+a numpy function and Arm NN runs it too, the numpy result must match Arm NN as glowc's must
+("numpy agrees"): so the numpy references are checked where they can be.
 
   check-tflite.py flatc --flatc FLATC --fbs tflite.fbs --gen DIR
       writes the `tflite` Python package (flatc --python) that every other run uses.
@@ -112,13 +114,20 @@ def check_case(case, args):
         glowc_feeds.append(f"{name}={path}")
     outs = [case.model.names[i] for i in case.model.outputs]
     try:
-        if case.numpy:
+        if case.armnn_lacks:
             source, ref = f"numpy, Arm NN 22 lacks {case.armnn_lacks}", case.numpy(case.inputs)
         else:
             source = "Arm NN"
             run([sys.executable, os.path.join(HERE, "armnn-run.py"), model, os.path.join(d, "armnn")] + feeds,
                 "Arm NN (armnn-run.py)")
             ref = {n: np.load(os.path.join(d, "armnn", n + ".npy")) for n in outs}
+            if case.numpy:
+                mine = case.numpy(case.inputs)
+                wrong = [compare(n, mine[n], ref[n], case.quanta, case.quantum.get(n), case.normwise)[0] for n in outs]
+                if any(wrong):
+                    return False, f"FAIL {case.name}: the numpy reference disagrees with Arm NN: " + "; ".join(
+                        w for w in wrong if w)
+                source += ", numpy agrees"
         t = time.time()
         run([args.mc, f"-model={model}", f"-emit-bundle={os.path.join(d, 'glowc')}", "-bundle-api=dynamic",
              "-network-name=net"] + (["-tflite-uint8-to-int8=false"] if case.keep_uint8 else []), "model-compiler")

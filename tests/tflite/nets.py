@@ -233,8 +233,13 @@ def calibrate(net, r, n=8, lo=-1.0, hi=1.0):
 
 
 def float_case(net):
+    """Arm NN is the reference; the numpy network (the calibration's) is checked against it."""
     x = rng(net.name + ".input").uniform(-1, 1, net.shapes["input"]).astype(F32)
-    return [Case(f"model.{net.name}_float", net.float_model(), {"input": x}, normwise=True)]
+
+    def numpy(inputs):
+        v = net.run(inputs["input"])
+        return {o: v[o].astype(F32) for o in net.outputs()}
+    return [Case(f"model.{net.name}_float", net.float_model(), {"input": x}, numpy=numpy, normwise=True)]
 
 
 def int8_case(net, float_io, quanta):

@@ -1,7 +1,8 @@
 """The float32 operator tests: one small model per case, grouped by operator family (GROUPS:
 group -> function returning its cases). Arm NN is the reference; where Arm NN 22's TfLite parser
 lacks an operator or an option, or gets one wrong (armnn_lacks says which), the case carries a
-numpy reference written from TFLite's operator definition (npref.py)."""
+numpy reference written from TFLite's operator definition (npref.py). The npref functions those
+references and the int8 tests' calibration use are checked against Arm NN where it has them."""
 import numpy as np
 
 import npref
@@ -38,8 +39,10 @@ def conv():
             oh, ow = (h - (k - 1) * dil - 1) // stride + 1, (w - (k - 1) * dil - 1) // stride + 1
         cases.append(op_case(f"conv.{name}", "CONV_2D",
                              [In(normal(r, *shape)), normal(r, o, k, k, c, scale=0.5), normal(r, o)],
-                             Out((n, oh, ow, o)), padding=pad, stride_w=stride, stride_h=stride,
-                             fused_activation_function=act, dilation_w_factor=dil, dilation_h_factor=dil))
+                             Out((n, oh, ow, o)), numpy=lambda x, w, b, s=stride, p=pad, a=act, d=dil:
+                             npref.conv2d(x, w, b, (s, s), p, a, (d, d)), padding=pad, stride_w=stride,
+                             stride_h=stride, fused_activation_function=act, dilation_w_factor=dil,
+                             dilation_h_factor=dil))
     cases += [
         op_case("conv.same_relu_n1_to_1", "CONV_2D", [In(normal(r, 1, 7, 6, 3)), normal(r, 4, 3, 3, 3), normal(r, 4)],
                 Out((1, 7, 6, 4)), numpy=lambda x, w, b: npref.conv2d(x, w, b, act="RELU_N1_TO_1"),
@@ -57,17 +60,20 @@ def depthwise():
     return [
         op_case("depthwise.same_relu6", "DEPTHWISE_CONV_2D",
                 [In(normal(r, 1, 8, 8, 4)), normal(r, 1, 3, 3, 4), normal(r, 4)], Out((1, 8, 8, 4)),
-                padding="SAME", stride_w=1, stride_h=1, depth_multiplier=1, fused_activation_function="RELU6"),
+                numpy=lambda x, w, b: npref.depthwise(x, w, b, act="RELU6"), padding="SAME", stride_w=1,
+                stride_h=1, depth_multiplier=1, fused_activation_function="RELU6"),
         op_case("depthwise.multiplier2_valid_stride2", "DEPTHWISE_CONV_2D",
                 [In(normal(r, 1, 9, 9, 3)), normal(r, 1, 3, 3, 6), normal(r, 6)], Out((1, 4, 4, 6)),
-                padding="VALID", stride_w=2, stride_h=2, depth_multiplier=2),
+                numpy=lambda x, w, b: npref.depthwise(x, w, b, (2, 2), "VALID"), padding="VALID", stride_w=2,
+                stride_h=2, depth_multiplier=2),
         op_case("depthwise.same_stride2_relu", "DEPTHWISE_CONV_2D",
                 [In(normal(r, 2, 7, 9, 5)), normal(r, 1, 5, 3, 5), normal(r, 5)], Out((2, 4, 5, 5)),
-                padding="SAME", stride_w=2, stride_h=2, depth_multiplier=1, fused_activation_function="RELU"),
+                numpy=lambda x, w, b: npref.depthwise(x, w, b, (2, 2), "SAME", "RELU"), padding="SAME", stride_w=2,
+                stride_h=2, depth_multiplier=1, fused_activation_function="RELU"),
         op_case("depthwise.dilation2", "DEPTHWISE_CONV_2D",
                 [In(normal(r, 1, 9, 9, 2)), normal(r, 1, 3, 3, 2), normal(r, 2)], Out((1, 9, 9, 2)),
-                padding="SAME", stride_w=1, stride_h=1, depth_multiplier=1, dilation_w_factor=2,
-                dilation_h_factor=2),
+                numpy=lambda x, w, b: npref.depthwise(x, w, b, dilation=(2, 2)), padding="SAME", stride_w=1,
+                stride_h=1, depth_multiplier=1, dilation_w_factor=2, dilation_h_factor=2),
     ]
 
 
@@ -76,10 +82,12 @@ def transpose_conv():
     return [
         op_case("transpose_conv.same_stride2", "TRANSPOSE_CONV",
                 [C([1, 8, 8, 2], I32), normal(r, 2, 3, 3, 3), In(normal(r, 1, 4, 4, 3))], Out((1, 8, 8, 2)),
-                padding="SAME", stride_w=2, stride_h=2),
+                numpy=lambda s, w, x: npref.transpose_conv(x, w, None, s, (2, 2), "SAME"), padding="SAME",
+                stride_w=2, stride_h=2),
         op_case("transpose_conv.valid_stride2", "TRANSPOSE_CONV",
                 [C([1, 9, 9, 4], I32), normal(r, 4, 3, 3, 2), In(normal(r, 1, 4, 4, 2))], Out((1, 9, 9, 4)),
-                padding="VALID", stride_w=2, stride_h=2),
+                numpy=lambda s, w, x: npref.transpose_conv(x, w, None, s, (2, 2), "VALID"), padding="VALID",
+                stride_w=2, stride_h=2),
         op_case("transpose_conv.same_stride1_bias", "TRANSPOSE_CONV",
                 [C([1, 5, 6, 3], I32), normal(r, 3, 3, 3, 2), In(normal(r, 1, 5, 6, 2)), normal(r, 3)],
                 Out((1, 5, 6, 3)), numpy=lambda s, w, x, b: npref.transpose_conv(x, w, b, s, (1, 1), "SAME"),
@@ -96,9 +104,11 @@ def fully_connected():
     r = rng("fully_connected")
     return [
         op_case("fully_connected.2d_relu", "FULLY_CONNECTED", [In(normal(r, 3, 16)), normal(r, 8, 16), normal(r, 8)],
-                Out((3, 8)), fused_activation_function="RELU"),
+                Out((3, 8)), numpy=lambda x, w, b: npref.fully_connected(x, w, b, "RELU"),
+                fused_activation_function="RELU"),
         op_case("fully_connected.4d_input", "FULLY_CONNECTED",
-                [In(normal(r, 1, 2, 2, 4)), normal(r, 10, 16), normal(r, 10)], Out((1, 10))),
+                [In(normal(r, 1, 2, 2, 4)), normal(r, 10, 16), normal(r, 10)], Out((1, 10)),
+                numpy=npref.fully_connected),
         op_case("fully_connected.keep_num_dims", "FULLY_CONNECTED",
                 [In(normal(r, 2, 3, 12)), normal(r, 5, 12), normal(r, 5)], Out((2, 3, 5)),
                 numpy=lambda x, w, b: npref.fully_connected(x, w, b, keep_num_dims=True),
@@ -114,14 +124,17 @@ def pool():
     cases = []
     for kind in ("AVERAGE_POOL_2D", "MAX_POOL_2D"):
         short = "avg" if kind.startswith("AVERAGE") else "max"
+        ref = lambda k, st, pad, act="NONE", short=short: lambda x: npref.pool(x, short.upper(), k, st, pad, act)
         cases += [
             op_case(f"pool.{short}_same_3x3_stride2", kind, [In(normal(r, 1, 9, 9, 3))], Out((1, 5, 5, 3)),
-                    padding="SAME", stride_w=2, stride_h=2, filter_width=3, filter_height=3),
+                    numpy=ref((3, 3), (2, 2), "SAME"), padding="SAME", stride_w=2, stride_h=2, filter_width=3,
+                    filter_height=3),
             op_case(f"pool.{short}_valid_2x2_relu6", kind, [In(normal(r, 2, 8, 6, 4, scale=4))], Out((2, 4, 3, 4)),
-                    padding="VALID", stride_w=2, stride_h=2, filter_width=2, filter_height=2,
-                    fused_activation_function="RELU6"),
+                    numpy=ref((2, 2), (2, 2), "VALID", "RELU6"), padding="VALID", stride_w=2, stride_h=2,
+                    filter_width=2, filter_height=2, fused_activation_function="RELU6"),
             op_case(f"pool.{short}_same_3x2_stride1", kind, [In(normal(r, 1, 6, 7, 2))], Out((1, 6, 7, 2)),
-                    padding="SAME", stride_w=1, stride_h=1, filter_width=2, filter_height=3),
+                    numpy=ref((3, 2), (1, 1), "SAME"), padding="SAME", stride_w=1, stride_h=1, filter_width=2,
+                    filter_height=3),
         ]
     return cases
 
@@ -131,7 +144,8 @@ def mean():
     return [
         op_case("mean.hw_keep_dims", "MEAN", [In(normal(r, 2, 5, 6, 4)), C([1, 2], I32)], Out((2, 1, 1, 4)),
                 keep_dims=True),
-        op_case("mean.hw", "MEAN", [In(normal(r, 1, 7, 7, 8)), C([1, 2], I32)], Out((1, 8)), keep_dims=False),
+        op_case("mean.hw", "MEAN", [In(normal(r, 1, 7, 7, 8)), C([1, 2], I32)], Out((1, 8)),
+                numpy=lambda x, a: np.mean(x.astype(np.float64), axis=(1, 2)), keep_dims=False),
         op_case("mean.last_axis", "MEAN", [In(normal(r, 3, 4, 5)), C([2], I32)], Out((3, 4)), keep_dims=False),
         op_case("mean.negative_axis", "MEAN", [In(normal(r, 3, 4, 5)), C([-2], I32)], Out((3, 5)),
                 numpy=lambda x, a: np.mean(x.astype(np.float64), axis=-2),
@@ -243,9 +257,10 @@ def split_pack():
 def softmax():
     r = rng("softmax")
     return [
-        op_case("softmax.2d", "SOFTMAX", [In(normal(r, 3, 10, scale=3))], Out((3, 10)), beta=1.0),
+        op_case("softmax.2d", "SOFTMAX", [In(normal(r, 3, 10, scale=3))], Out((3, 10)), numpy=npref.softmax,
+                beta=1.0),
         op_case("softmax.beta_half_4d", "SOFTMAX", [In(normal(r, 1, 2, 2, 5, scale=3))], Out((1, 2, 2, 5)),
-                beta=0.5),
+                numpy=lambda x: npref.softmax(x, 0.5), beta=0.5),
         op_case("softmax.log_softmax", "LOG_SOFTMAX", [In(normal(r, 2, 10, scale=3))], Out((2, 10)),
                 numpy=npref.log_softmax, armnn_lacks="LOG_SOFTMAX"),
     ]
@@ -255,10 +270,10 @@ def activations():
     r = rng("activations")
     x = lambda: In(normal(r, 1, 4, 5, 3, scale=4))
     return [
-        op_case("activation.logistic", "LOGISTIC", [x()], Out((1, 4, 5, 3))),
-        op_case("activation.tanh", "TANH", [x()], Out((1, 4, 5, 3))),
-        op_case("activation.relu", "RELU", [x()], Out((1, 4, 5, 3))),
-        op_case("activation.relu6", "RELU6", [x()], Out((1, 4, 5, 3))),
+        op_case("activation.logistic", "LOGISTIC", [x()], Out((1, 4, 5, 3)), numpy=npref.logistic),
+        op_case("activation.tanh", "TANH", [x()], Out((1, 4, 5, 3)), numpy=np.tanh),
+        op_case("activation.relu", "RELU", [x()], Out((1, 4, 5, 3)), numpy=lambda v: npref.activation(v, "RELU")),
+        op_case("activation.relu6", "RELU6", [x()], Out((1, 4, 5, 3)), numpy=lambda v: npref.activation(v, "RELU6")),
         op_case("activation.relu_n1_to_1", "RELU_N1_TO_1", [x()], Out((1, 4, 5, 3)),
                 numpy=lambda v: np.clip(v, -1, 1), armnn_lacks="RELU_N1_TO_1"),
         op_case("activation.leaky_relu", "LEAKY_RELU", [x()], Out((1, 4, 5, 3)), alpha=0.2),
@@ -280,12 +295,14 @@ def resize():
         ignored = lambda what, fn=fn, kind=kind: dict(numpy=lambda v, s: fn(v, s, **{what: True}),
                                                       armnn_lacks=f"{kind}'s {what} (it ignores it)")
         cases += [
-            op_case(f"resize.{short}_up2", kind, [x(), C([8, 10], I32)], Out((1, 8, 10, 2))),
+            op_case(f"resize.{short}_up2", kind, [x(), C([8, 10], I32)], Out((1, 8, 10, 2)), numpy=fn),
             op_case(f"resize.{short}_align_corners", kind, [x(), C([7, 9], I32)], Out((1, 7, 9, 2)),
-                    align_corners=True, **(ignored("align_corners") if short == "nearest" else {})),
+                    align_corners=True, **(ignored("align_corners") if short == "nearest"
+                                           else dict(numpy=lambda v, s, fn=fn: fn(v, s, align_corners=True)))),
             op_case(f"resize.{short}_half_pixel", kind, [x(), C([6, 8], I32)], Out((1, 6, 8, 2)),
                     half_pixel_centers=True, **ignored("half_pixel_centers")),
-            op_case(f"resize.{short}_down", kind, [In(normal(r, 1, 7, 9, 2)), C([3, 4], I32)], Out((1, 3, 4, 2))),
+            op_case(f"resize.{short}_down", kind, [In(normal(r, 1, 7, 9, 2)), C([3, 4], I32)], Out((1, 3, 4, 2)),
+                    numpy=fn),
         ]
     return cases
 

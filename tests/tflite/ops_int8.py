@@ -28,9 +28,9 @@ def calibrated(y):
 
 def weighted(r, name, kind, x_shape, w_shape, axis, ref, armnn_lacks=None, **options):
     """A CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED case: per-channel weights along `axis`;
-    ref(x, w, b) is the float operator its output's range comes from, and the reference (in
-    float64, requantized) where Arm NN lacks the case: TFLite's integer kernels are within a
-    quantum of it."""
+    ref(x, w, b) is the float operator its output's range comes from, and, requantized, the
+    numpy reference (TFLite's integer kernels are within a quantum of it; checked against Arm NN
+    where Arm NN has the case)."""
     x, xq = activation(r, x_shape)
     wq, ws = q_weights(r.standard_normal(w_shape) * 0.3, axis)
     bq, bs = q_bias(r.standard_normal(w_shape[axis]) * 0.5, xq[0], ws)
@@ -39,9 +39,8 @@ def weighted(r, name, kind, x_shape, w_shape, axis, ref, armnn_lacks=None, **opt
     scale_shape[axis] = -1
     y = ref(dequantize(x, *xq), dequantize(wq, ws.reshape(scale_shape), 0), dequantize(bq, bs, 0))
     yq = calibrated(y)
-    numpy = (lambda *_: quantize(y, *yq)) if armnn_lacks else None
     return op_case(name, kind, [In(x, q=xq), C(wq, q=(ws, zeros, axis)), C(bq, q=(bs, zeros, 0))],
-                   Out(y.shape, I8, yq), numpy=numpy, armnn_lacks=armnn_lacks, **options)
+                   Out(y.shape, I8, yq), numpy=lambda *_: quantize(y, *yq), armnn_lacks=armnn_lacks, **options)
 
 
 def conv():
