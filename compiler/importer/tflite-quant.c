@@ -91,34 +91,39 @@ int glow_tfl_qbias(glow_tfl *c, const glow_tfl_op *op, int k, int w, int64_t n, 
   if (b->dt != GLOW_DT_I32 || !b->data || b->rank != 1 || b->dims[0] != n)
     return glow_tfl_err(c, op, "has bias '%s' of %s; glowc takes a constant int32 vector of %lld values for an int8 "
                         "operator", b->name, glow_dtype_name(b->dt), (long long)n);
-  int32_t *v = glow_xmalloc(sizeof(int32_t) * (size_t)n);
-  memcpy(v, b->data, sizeof(int32_t) * (size_t)n);
-  double max_err = c->o->tflite.bias_scale_max_error > 0 ? c->o->tflite.bias_scale_max_error : 1e-6;
+  double max_err = c->o->tflite.bias_scale_max_error > 0 ? c->o->tflite.bias_scale_max_error : 1e-6, worst = 0;
+  int64_t off = 0, at = 0;
   for (int64_t i = 0; i < n && b->nq; i++) {
     float want = x->scale[0] * wt->scale[wt->nq > 1 ? i : 0], got = b->scale[b->nq > 1 ? i : 0];
-    int64_t z = b->zero[b->nq > 1 ? i : 0];
     double err = fabs((double)want - (double)got) / (double)want;
-    if (z) {
-      free(v);
+    if (b->zero[b->nq > 1 ? i : 0])
       return glow_tfl_err(c, op, "has bias '%s' with zero point %lld; TFLite's int32 biases have zero point 0",
-                          b->name, (long long)z);
+                          b->name, (long long)b->zero[b->nq > 1 ? i : 0]);
+    if (got != want && err >= max_err) { /* within it, as Glow: the same integers at the exact scale */
+      at = off++ ? at : i;
+      worst = err > worst ? err : worst;
     }
-    if (got == want || err < max_err)
-      continue; /* as Glow: the same integers at the exact scale */
-    if (!c->o->tflite.bias_scale_no_error) {
-      free(v);
-      return glow_tfl_err(c, op, "has bias '%s' with scale %g (channel %lld), but input scale x weight scale is %g: "
-                          "relative error %.3g, over the %g allowed (-tflite-bias-scale-check-max-error); "
-                          "-tflite-bias-scale-check-throw-error=false requantizes the bias instead", b->name,
-                          (double)got, (long long)i, (double)want, err, max_err);
-    }
+  }
+  if (off && !c->o->tflite.bias_scale_no_error)
+    return glow_tfl_err(c, op, "has bias '%s' whose scale is not input scale x weight scale in %lld of %lld channels "
+                        "(the first, %lld: %g, not %g); relative errors up to %.3g, over the %g allowed "
+                        "(-tflite-bias-scale-check-max-error); -tflite-bias-scale-check-throw-error=false requantizes "
+                        "the bias instead", b->name, (long long)off, (long long)n, (long long)at,
+                        (double)b->scale[b->nq > 1 ? at : 0], (double)(x->scale[0] * wt->scale[wt->nq > 1 ? at : 0]),
+                        worst, max_err);
+  int32_t *v = glow_xmalloc(sizeof(int32_t) * (size_t)n);
+  memcpy(v, b->data, sizeof(int32_t) * (size_t)n);
+  for (int64_t i = 0; i < n && off; i++) {
+    double r = nearbyint((double)v[i] * (double)b->scale[b->nq > 1 ? i : 0] /
+                         ((double)x->scale[0] * (double)wt->scale[wt->nq > 1 ? i : 0]));
+    v[i] = (int32_t)(r > 2147483647.0 ? 2147483647.0 : r < -2147483648.0 ? -2147483648.0 : r);
+  }
+  if (off) {
     glow_strbuf where = {0};
     glow_sb_printf(&where, "%s: operator %d (%s)", c->path, op->index, op->type);
-    glow_warning(where.s, "bias '%s' channel %lld has scale %g, not input scale x weight scale %g (relative error "
-                 "%.3g); requantized to it", b->name, (long long)i, (double)got, (double)want, err);
+    glow_warning(where.s, "bias '%s': its scale is not input scale x weight scale in %lld of %lld channels (relative "
+                 "errors up to %.3g); requantized to it", b->name, (long long)off, (long long)n, worst);
     glow_sb_free(&where);
-    double r = nearbyint((double)v[i] * (double)got / (double)want);
-    v[i] = (int32_t)(r > 2147483647.0 ? 2147483647.0 : r < -2147483648.0 ? -2147483648.0 : r);
   }
   *bias = glow_tfl_const(c, op, "bias", GLOW_DT_I32, 1, &n, v);
   free(v);
