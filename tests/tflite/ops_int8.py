@@ -178,5 +178,32 @@ def mean():
                     keep_dims=False)]
 
 
+def uint8():
+    """The older converter's uint8 quantization (per-tensor asymmetric uint8 weights), which
+    glowc takes as int8 with zero points less 128, as Glow does: a convolution, an average pool
+    and a softmax (output 1/256, zero point 0)."""
+    r = rng("int8.uint8")
+    U8 = np.uint8
+    xq = q_activation(-1, 1.5, U8)
+    x = quantize(r.uniform(-1, 1.5, (1, 6, 6, 3)), *xq, U8)
+    wf = r.standard_normal((4, 3, 3, 3)) * 0.3
+    wq_ = q_activation(wf.min(), wf.max(), U8)
+    w = quantize(wf, *wq_, U8)
+    bq, bs = q_bias(r.standard_normal(4) * 0.5, xq[0], [wq_[0]])
+    y = npref.conv2d(dequantize(x, *xq), dequantize(w, *wq_), dequantize(bq, bs, 0), act="RELU6")
+    yq = q_activation(y.min(), y.max(), U8)
+    p = quantize(r.uniform(-1, 1.5, (1, 6, 6, 3)), *xq, U8)
+    sq = q_activation(-6, 4, U8)
+    logits = quantize(r.uniform(-6, 4, (2, 10)), *sq, U8)
+    return [
+        op_case("int8.uint8.conv_relu6", "CONV_2D", [In(x, q=xq), C(w, q=wq_), C(bq, q=(bs[0], 0))],
+                Out(y.shape, U8, yq), padding="SAME", stride_w=1, stride_h=1, fused_activation_function="RELU6"),
+        op_case("int8.uint8.avgpool", "AVERAGE_POOL_2D", [In(p, q=xq)], Out((1, 3, 3, 3), U8, xq), padding="VALID",
+                stride_w=2, stride_h=2, filter_width=2, filter_height=2),
+        op_case("int8.uint8.softmax", "SOFTMAX", [In(logits, q=sq)], Out((2, 10), U8, (1 / 256, 0)), beta=1.0),
+    ]
+
+
 GROUPS = {"conv": conv, "depthwise": depthwise, "fully_connected": fully_connected, "add": add, "mul": mul,
-          "pool": pool, "concat": concat, "softmax": softmax, "reshape": reshape, "pad": pad, "mean": mean}
+          "pool": pool, "concat": concat, "softmax": softmax, "reshape": reshape, "pad": pad, "mean": mean,
+          "uint8": uint8}
