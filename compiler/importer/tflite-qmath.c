@@ -4,7 +4,7 @@
  * (QLinearConcat where the inputs' parameters differ from the output's), PAD
  * with the zero point, the unary operators as a table of their 256 results
  * (Cast to int32, Gather; an int8 index reads the table from its end when
- * negative) computed as TFLite's int8 kernels fill theirs, or as a clamp when
+ * negative) computed as TFLite's int8 kernels fill theirs (in float), or as a clamp when
  * the output is the input's range clipped, and SOFTMAX as a float island
  * (DequantizeLinear, Softmax, QuantizeLinear: glowc has no int8 Softmax). */
 #include <math.h>
@@ -12,9 +12,10 @@
 
 #include "importer/tflite.h"
 
-enum { ARITH_ACT = 0, CONCAT_AXIS = 0, CONCAT_ACT = 1, SOFTMAX_BETA = 0, LEAKY_ALPHA = 0 };
-enum { CODE_LOGISTIC = 14, CODE_RELU = 19, CODE_RELU_N1_TO_1 = 20, CODE_RELU6 = 21, CODE_TANH = 28,
-       CODE_LEAKY_RELU = 98, CODE_QUANTIZE = 114, CODE_HARD_SWISH = 117, CODE_RELU_0_TO_1 = 152 };
+enum { ARITH_ACT = 0, CONCAT_AXIS = 0, CONCAT_ACT = 1, SOFTMAX_BETA = 0, LEAKY_ALPHA = 0, GELU_APPROXIMATE = 0 };
+enum { CODE_LOGISTIC = 14, CODE_RELU = 19, CODE_RELU_N1_TO_1 = 20, CODE_RELU6 = 21, CODE_TANH = 28, CODE_EXP = 47,
+       CODE_LOG = 73, CODE_SQRT = 75, CODE_RSQRT = 76, CODE_LEAKY_RELU = 98, CODE_ABS = 101, CODE_ELU = 111,
+       CODE_QUANTIZE = 114, CODE_HARD_SWISH = 117, CODE_GELU = 150, CODE_RELU_0_TO_1 = 152 };
 
 static int qbinary(glow_tfl *c, const glow_tfl_op *op, glow_op kind, int negate_b) {
   int64_t act = glow_fb_int(&op->opts, ARITH_ACT, 1, 0);
@@ -145,6 +146,16 @@ static float unary_f(const glow_tfl_op *op, float x) {
   case CODE_RELU6: return fminf(6.0f, fmaxf(0.0f, x));
   case CODE_RELU_N1_TO_1: return fminf(1.0f, fmaxf(-1.0f, x));
   case CODE_RELU_0_TO_1: return fminf(1.0f, fmaxf(0.0f, x));
+  case CODE_EXP: return expf(x);
+  case CODE_LOG: return logf(x);
+  case CODE_SQRT: return sqrtf(x);
+  case CODE_RSQRT: return 1.0f / sqrtf(x);
+  case CODE_ABS: return fabsf(x);
+  case CODE_ELU: return x >= 0.0f ? x : expm1f(x);
+  case CODE_GELU:
+    if (glow_fb_int(&op->opts, GELU_APPROXIMATE, 1, 0))
+      return 0.5f * x * (1.0f + tanhf(0.7978845608f * (x + 0.044715f * x * x * x)));
+    return 0.5f * x * (1.0f + erff(x * 0.70710678f));
   default: return x; /* QUANTIZE: requantization */
   }
 }
@@ -183,7 +194,7 @@ int glow_tfl_q_unary(glow_tfl *c, const glow_tfl_op *op) {
   int lo = y->dt == GLOW_DT_I8 ? -128 : 0, hi = lo + 255;
   for (int v = x->dt == GLOW_DT_I8 ? -128 : 0, n = 0; n < 256; v++, n++) {
     float r = roundf(unary_f(op, xs * (float)(v - x->zero[0])) * inv) + (float)y->zero[0];
-    int q = r < (float)lo ? lo : r > (float)hi ? hi : (int)r;
+    int q = isnan(r) || r < (float)lo ? lo : r > (float)hi ? hi : (int)r; /* NaN: LOG, SQRT of a negative */
     table[v & 255] = (int8_t)(uint8_t)(q & 255);
   }
   int64_t n = 256;

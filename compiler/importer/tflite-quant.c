@@ -345,9 +345,16 @@ const glow_tfl_op_info glow_tfl_ops_int8[] = {
     {.code = 34, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_pad},       /* PAD */
     {.code = 40, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_mean},      /* MEAN */
     {.code = 41, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_sub},       /* SUB */
+    {.code = 47, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},     /* EXP */
     {.code = 60, .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_pad},       /* PADV2 */
+    {.code = 73, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},     /* LOG */
+    {.code = 75, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},     /* SQRT */
+    {.code = 76, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},     /* RSQRT */
     {.code = 98, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},     /* LEAKY_RELU */
+    {.code = 101, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},    /* ABS */
+    {.code = 111, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},    /* ELU */
     {.code = 117, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},    /* HARD_SWISH */
+    {.code = 150, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},    /* GELU */
     {.code = 152, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},    /* RELU_0_TO_1 */
     {.code = -1},
 };
