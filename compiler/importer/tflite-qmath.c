@@ -13,8 +13,8 @@
 #include "importer/tflite.h"
 
 enum { ARITH_ACT = 0, CONCAT_AXIS = 0, CONCAT_ACT = 1, SOFTMAX_BETA = 0, LEAKY_ALPHA = 0, GELU_APPROXIMATE = 0 };
-enum { CODE_LOGISTIC = 14, CODE_RELU = 19, CODE_RELU_N1_TO_1 = 20, CODE_RELU6 = 21, CODE_TANH = 28, CODE_EXP = 47,
-       CODE_LOG = 73, CODE_SQRT = 75, CODE_RSQRT = 76, CODE_LEAKY_RELU = 98, CODE_ABS = 101, CODE_ELU = 111,
+enum { CODE_LOGISTIC = 14, CODE_RELU = 19, CODE_RELU_N1_TO_1 = 20, CODE_RELU6 = 21, CODE_TANH = 28, CODE_EXP = 47, CODE_NEG = 59,
+       CODE_LOG = 73, CODE_SQRT = 75, CODE_RSQRT = 76, CODE_SQUARE = 92, CODE_LEAKY_RELU = 98, CODE_ABS = 101, CODE_ELU = 111,
        CODE_QUANTIZE = 114, CODE_HARD_SWISH = 117, CODE_GELU = 150, CODE_RELU_0_TO_1 = 152 };
 
 static int qbinary(glow_tfl *c, const glow_tfl_op *op, glow_op kind, int negate_b) {
@@ -151,6 +151,8 @@ static float unary_f(const glow_tfl_op *op, float x) {
   case CODE_SQRT: return sqrtf(x);
   case CODE_RSQRT: return 1.0f / sqrtf(x);
   case CODE_ABS: return fabsf(x);
+  case CODE_NEG: return -x;
+  case CODE_SQUARE: return x * x;
   case CODE_ELU: return x >= 0.0f ? x : expm1f(x);
   case CODE_GELU:
     if (glow_fb_int(&op->opts, GELU_APPROXIMATE, 1, 0))

@@ -2,10 +2,12 @@
  * zero points as constants, per-channel weights, int32 biases checked as
  * Glow's -tflite-bias-scale-check-* do, fused activations as clamps in the
  * quantized domain, uint8 as int8) and glow_tfl_ops_int8, the table of the
- * importers of operators on quantized tensors (tflite-qnn.c, tflite-qmath.c).
+ * importers of operators on quantized tensors (tflite-qnn.c, tflite-qmath.c,
+ * tflite-qisland.c).
  * Quantized tensors stay int8 from end to end: a float island (dequantize, the
- * float op, quantize) is made only for Softmax and MEAN over other axes than
- * H and W, which glowc has no int8 kernel for. */
+ * float op, quantize) is made only for the operators glowc has no int8 form of
+ * (Softmax, MEAN over other axes than H and W, and those the table sends to
+ * tflite-qisland.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,33 +330,44 @@ const glow_tfl_op_info glow_tfl_ops_quant[] = {
 /* Operators on quantized tensors; RESHAPE, SQUEEZE, TRANSPOSE and the other data
  * movements are the float importers (any element type; TFLite keeps the parameters). */
 const glow_tfl_op_info glow_tfl_ops_int8[] = {
-    {.code = 0, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_add},        /* ADD */
-    {.code = 1, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_avgpool},    /* AVERAGE_POOL_2D */
-    {.code = 2, .min_in = 1, .max_in = 1024, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_concat},  /* CONCATENATION */
-    {.code = 3, .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_conv},       /* CONV_2D */
-    {.code = 4, .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_depthwise},  /* DEPTHWISE_CONV_2D */
-    {.code = 9, .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_fc},         /* FULLY_CONNECTED */
-    {.code = 14, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},     /* LOGISTIC */
-    {.code = 17, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_maxpool},   /* MAX_POOL_2D */
-    {.code = 18, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_mul},       /* MUL */
-    {.code = 19, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},     /* RELU */
-    {.code = 20, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},     /* RELU_N1_TO_1 */
-    {.code = 21, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},     /* RELU6 */
-    {.code = 25, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_softmax},   /* SOFTMAX */
-    {.code = 28, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},     /* TANH */
-    {.code = 34, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_pad},       /* PAD */
-    {.code = 40, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_mean},      /* MEAN */
-    {.code = 41, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_sub},       /* SUB */
-    {.code = 47, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},     /* EXP */
-    {.code = 60, .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_pad},       /* PADV2 */
-    {.code = 73, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},     /* LOG */
-    {.code = 75, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},     /* SQRT */
-    {.code = 76, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},     /* RSQRT */
-    {.code = 98, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},     /* LEAKY_RELU */
-    {.code = 101, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},    /* ABS */
-    {.code = 111, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},    /* ELU */
-    {.code = 117, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},    /* HARD_SWISH */
-    {.code = 150, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},    /* GELU */
-    {.code = 152, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},    /* RELU_0_TO_1 */
+    {.code = 0, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_add},             /* ADD */
+    {.code = 1, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_avgpool},         /* AVERAGE_POOL_2D */
+    {.code = 2, .min_in = 1, .max_in = 1024, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_concat},       /* CONCATENATION */
+    {.code = 3, .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_conv},            /* CONV_2D */
+    {.code = 4, .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_depthwise},       /* DEPTHWISE_CONV_2D */
+    {.code = 9, .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_fc},              /* FULLY_CONNECTED */
+    {.code = 11, .min_in = 1, .max_in = 8, .min_out = 1, .max_out = 8, .emit = glow_tfl_q_island},         /* L2_NORMALIZATION */
+    {.code = 13, .min_in = 1, .max_in = 8, .min_out = 1, .max_out = 8, .emit = glow_tfl_q_island},         /* LOCAL_RESPONSE_NORMALIZATION */
+    {.code = 14, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* LOGISTIC */
+    {.code = 17, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_maxpool},        /* MAX_POOL_2D */
+    {.code = 18, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_mul},            /* MUL */
+    {.code = 19, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* RELU */
+    {.code = 20, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* RELU_N1_TO_1 */
+    {.code = 21, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* RELU6 */
+    {.code = 25, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_softmax},        /* SOFTMAX */
+    {.code = 28, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* TANH */
+    {.code = 34, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_pad},            /* PAD */
+    {.code = 40, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_mean},           /* MEAN */
+    {.code = 41, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_sub},            /* SUB */
+    {.code = 42, .min_in = 1, .max_in = 8, .min_out = 1, .max_out = 8, .emit = glow_tfl_q_island},         /* DIV */
+    {.code = 47, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* EXP */
+    {.code = 50, .min_in = 1, .max_in = 8, .min_out = 1, .max_out = 8, .emit = glow_tfl_q_island},         /* LOG_SOFTMAX */
+    {.code = 54, .min_in = 1, .max_in = 8, .min_out = 1, .max_out = 8, .emit = glow_tfl_q_island},         /* PRELU */
+    {.code = 59, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* NEG */
+    {.code = 60, .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_pad},            /* PADV2 */
+    {.code = 73, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* LOG */
+    {.code = 74, .min_in = 1, .max_in = 8, .min_out = 1, .max_out = 8, .emit = glow_tfl_q_island},         /* SUM */
+    {.code = 75, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* SQRT */
+    {.code = 76, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* RSQRT */
+    {.code = 81, .min_in = 1, .max_in = 8, .min_out = 1, .max_out = 8, .emit = glow_tfl_q_island},         /* REDUCE_PROD */
+    {.code = 92, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* SQUARE */
+    {.code = 98, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* LEAKY_RELU */
+    {.code = 99, .min_in = 1, .max_in = 8, .min_out = 1, .max_out = 8, .emit = glow_tfl_q_island},         /* SQUARED_DIFFERENCE */
+    {.code = 101, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},         /* ABS */
+    {.code = 111, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},         /* ELU */
+    {.code = 117, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},         /* HARD_SWISH */
+    {.code = 126, .min_in = 1, .max_in = 8, .min_out = 1, .max_out = 8, .emit = glow_tfl_q_island},        /* BATCH_MATMUL */
+    {.code = 150, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},         /* GELU */
+    {.code = 152, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},         /* RELU_0_TO_1 */
     {.code = -1},
 };

@@ -199,6 +199,8 @@ int glow_tfl_q_pad(glow_tfl *c, const glow_tfl_op *op);
 int glow_tfl_q_softmax(glow_tfl *c, const glow_tfl_op *op);
 /* A unary operator as a 256-entry table of the output's values (Gather), or a clamp. */
 int glow_tfl_q_unary(glow_tfl *c, const glow_tfl_op *op);
+/* tflite-qisland.c: the float importer between DequantizeLinear and QuantizeLinear. */
+int glow_tfl_q_island(glow_tfl *c, const glow_tfl_op *op);
 
 /* One table per family of operators, each ended by code -1. */
 extern const glow_tfl_op_info glow_tfl_ops_nn[];
