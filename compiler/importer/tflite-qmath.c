@@ -5,14 +5,13 @@
  * with the zero point, the unary operators as a table of their 256 results
  * (Cast to int32, Gather; an int8 index reads the table from its end when
  * negative) computed as TFLite's int8 kernels fill theirs (in float), or as a clamp when
- * the output is the input's range clipped, and SOFTMAX as a float island
- * (DequantizeLinear, Softmax, QuantizeLinear: glowc has no int8 Softmax). */
+ * the output is the input's range clipped. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "importer/tflite.h"
 
-enum { ARITH_ACT = 0, CONCAT_AXIS = 0, CONCAT_ACT = 1, SOFTMAX_BETA = 0, LEAKY_ALPHA = 0, GELU_APPROXIMATE = 0 };
+enum { ARITH_ACT = 0, CONCAT_AXIS = 0, CONCAT_ACT = 1, LEAKY_ALPHA = 0, GELU_APPROXIMATE = 0 };
 enum { CODE_LOGISTIC = 14, CODE_RELU = 19, CODE_RELU_N1_TO_1 = 20, CODE_RELU6 = 21, CODE_TANH = 28, CODE_EXP = 47, CODE_NEG = 59,
        CODE_LOG = 73, CODE_SQRT = 75, CODE_RSQRT = 76, CODE_SQUARE = 92, CODE_LEAKY_RELU = 98, CODE_ABS = 101, CODE_ELU = 111,
        CODE_QUANTIZE = 114, CODE_HARD_SWISH = 117, CODE_GELU = 150, CODE_RELU_0_TO_1 = 152 };
@@ -108,31 +107,6 @@ int glow_tfl_q_pad(glow_tfl *c, const glow_tfl_op *op) {
     return -1;
   int y = glow_tfl_out(c, op, 0, layout);
   return glow_tfl_infer(c, glow_tfl_node(c, op, GLOW_OP_PAD, NULL, 3, in, 1, &y));
-}
-
-/* softmax(beta * x) along the last axis, in float. */
-int glow_tfl_q_softmax(glow_tfl *c, const glow_tfl_op *op) {
-  float beta = glow_fb_float(&op->opts, SOFTMAX_BETA, 1.0f);
-  int in[3] = {glow_tfl_in(c, op, 0, GLOW_TFL_NHWC)}, q[3];
-  if (in[0] < 0 || glow_tfl_qparams(c, op, op->in[0], &in[1], &in[2]) ||
-      glow_tfl_qparams(c, op, op->out[0], &q[1], &q[2]))
-    return -1;
-  int x = glow_tfl_tmp(c, op, "dequantized");
-  if (glow_tfl_infer(c, glow_tfl_node(c, op, GLOW_OP_DEQUANTIZE_LINEAR, "dequantize", 3, in, 1, &x)))
-    return -1;
-  if (beta != 1.0f) {
-    int m[2] = {x, glow_tfl_const(c, op, "beta", GLOW_DT_F32, 0, NULL, &beta)};
-    x = glow_tfl_tmp(c, op, "scaled");
-    if (glow_tfl_infer(c, glow_tfl_node(c, op, GLOW_OP_MUL, "scaled", 2, m, 1, &x)))
-      return -1;
-  }
-  q[0] = glow_tfl_tmp(c, op, "float");
-  int node = glow_tfl_node(c, op, GLOW_OP_SOFTMAX, "softmax", 1, &x, 1, &q[0]);
-  glow_tfl_attr_int(c, node, "axis", -1);
-  if (glow_tfl_infer(c, node))
-    return -1;
-  int y = glow_tfl_out(c, op, 0, GLOW_TFL_NHWC);
-  return glow_tfl_infer(c, glow_tfl_node(c, op, GLOW_OP_QUANTIZE_LINEAR, NULL, 3, q, 1, &y));
 }
 
 /* The operator's float function, as TFLite's reference kernels compute it. */

@@ -131,8 +131,7 @@ int glow_tfl_q_avgpool(glow_tfl *c, const glow_tfl_op *op) { return qpool(c, op,
 int glow_tfl_q_maxpool(glow_tfl *c, const glow_tfl_op *op) { return qpool(c, op, 0); }
 
 /* MEAN over H and W of a 4-D input: QLinearGlobalAveragePool (then the output's shape
- * when keep_dims is off). Other axes: a float island, DequantizeLinear, ReduceMean,
- * QuantizeLinear. */
+ * when keep_dims is off). Other axes: a float island. */
 int glow_tfl_q_mean(glow_tfl *c, const glow_tfl_op *op) {
   const glow_tfl_tensor *x = glow_tfl_tensor_in(c, op, 0), *out = glow_tfl_tensor_out(c, op, 0);
   int64_t axes[GLOW_MAX_RANK], keep = glow_fb_int(&op->opts, REDUCER_KEEP_DIMS, 1, 0), hw = 0;
@@ -145,8 +144,8 @@ int glow_tfl_q_mean(glow_tfl *c, const glow_tfl_op *op) {
     axes[i] = axes[i] < 0 ? axes[i] + x->rank : axes[i];
     hw |= (int64_t)1 << axes[i];
   }
-  int in[5], y;
   if (x->rank == 4 && hw == 6) {
+    int in[5], y;
     in[0] = glow_tfl_in(c, op, 0, GLOW_TFL_NCHW);
     if (in[0] < 0 || glow_tfl_qparams(c, op, op->in[0], &in[1], &in[2]) ||
         glow_tfl_qparams(c, op, op->out[0], &in[3], &in[4]))
@@ -160,19 +159,5 @@ int glow_tfl_q_mean(glow_tfl *c, const glow_tfl_op *op) {
     y = glow_tfl_out(c, op, 0, GLOW_TFL_NHWC);
     return glow_tfl_infer(c, glow_tfl_node(c, op, GLOW_OP_RESHAPE, NULL, 2, r, 1, &y));
   }
-  in[0] = glow_tfl_in(c, op, 0, GLOW_TFL_NHWC);
-  if (in[0] < 0 || glow_tfl_qparams(c, op, op->in[0], &in[1], &in[2]) ||
-      glow_tfl_qparams(c, op, op->out[0], &in[3], &in[4]))
-    return -1;
-  int f = glow_tfl_tmp(c, op, "dequantized"), m = glow_tfl_tmp(c, op, "mean");
-  if (glow_tfl_infer(c, glow_tfl_node(c, op, GLOW_OP_DEQUANTIZE_LINEAR, "dequantize", 3, in, 1, &f)))
-    return -1;
-  int node = glow_tfl_node(c, op, GLOW_OP_REDUCE_MEAN, "mean", 1, &f, 1, &m);
-  glow_tfl_attr_ints(c, node, "axes", axes, na);
-  glow_tfl_attr_int(c, node, "keepdims", keep != 0);
-  if (glow_tfl_infer(c, node))
-    return -1;
-  int q[3] = {m, in[3], in[4]};
-  y = glow_tfl_out(c, op, 0, GLOW_TFL_NHWC);
-  return glow_tfl_infer(c, glow_tfl_node(c, op, GLOW_OP_QUANTIZE_LINEAR, NULL, 3, q, 1, &y));
+  return glow_tfl_q_island(c, op);
 }

@@ -344,7 +344,7 @@ const glow_tfl_op_info glow_tfl_ops_int8[] = {
     {.code = 19, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* RELU */
     {.code = 20, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* RELU_N1_TO_1 */
     {.code = 21, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* RELU6 */
-    {.code = 25, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_softmax},        /* SOFTMAX */
+    {.code = 25, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_island},         /* SOFTMAX */
     {.code = 28, .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_unary},          /* TANH */
     {.code = 34, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_pad},            /* PAD */
     {.code = 40, .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1, .emit = glow_tfl_q_mean},           /* MEAN */

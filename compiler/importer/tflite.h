@@ -196,7 +196,6 @@ int glow_tfl_q_sub(glow_tfl *c, const glow_tfl_op *op);
 int glow_tfl_q_mul(glow_tfl *c, const glow_tfl_op *op);
 int glow_tfl_q_concat(glow_tfl *c, const glow_tfl_op *op);
 int glow_tfl_q_pad(glow_tfl *c, const glow_tfl_op *op);
-int glow_tfl_q_softmax(glow_tfl *c, const glow_tfl_op *op);
 /* A unary operator as a 256-entry table of the output's values (Gather), or a clamp. */
 int glow_tfl_q_unary(glow_tfl *c, const glow_tfl_op *op);
 /* tflite-qisland.c: the float importer between DequantizeLinear and QuantizeLinear. */
