@@ -51,9 +51,8 @@ int glow_tfl_q_concat(glow_tfl *c, const glow_tfl_op *op) {
     return glow_tfl_err(c, op, "has axis %lld for tensors of rank %d", (long long)axis, out->rank);
   for (int k = 0; k < op->nin; k++)
     same &= glow_tfl_tensor_in(c, op, k) && same_params(glow_tfl_tensor_in(c, op, k), out);
-  if (!same && op->nin > 20)
-    return glow_tfl_err(c, op, "has %d inputs of other scales than the output's; glowc requantizes at most 20 in one "
-                        "QLinearConcat", op->nin);
+  if (!same && op->nin > 20) /* more parts than one QLinearConcat takes */
+    return glow_tfl_q_island(c, op);
   int *in = glow_xmalloc(sizeof(int) * (size_t)(3 * op->nin + 2)), rc = 0, n = 0;
   if (!same)
     rc = glow_tfl_qparams(c, op, op->out[0], &in[0], &in[1]);
@@ -84,9 +83,8 @@ int glow_tfl_q_pad(glow_tfl *c, const glow_tfl_op *op) {
   if (np != 2 * x->rank)
     return glow_tfl_err(c, op, "has %d paddings for an input of rank %d; it takes a begin and an end per axis", np,
                         x->rank);
-  if (!same_params(x, out))
-    return glow_tfl_err(c, op, "has output '%s' quantized unlike its input '%s'; TFLite's PAD keeps the input's "
-                        "scale and zero point", out->name, x->name);
+  if (!same_params(x, out)) /* not as TFLite's converter writes it */
+    return glow_tfl_q_island(c, op);
   int layout = glow_tfl_home(c, op, 0);
   for (int d = 0; d < x->rank; d++) {
     pads[glow_tfl_axis(d, x->rank, layout)] = p[2 * d];
