@@ -87,7 +87,8 @@ static int quantize_output(glow_tfl *c, const glow_tfl_op *op, int k, const glow
 int glow_tfl_q_island(glow_tfl *c, const glow_tfl_op *op) {
   const glow_tfl_op_info *f = glow_tfl_op_find(op->code);
   if (!f || f->emit == glow_tfl_q_island)
-    return glow_tfl_err(c, op, "has quantized tensors, and glowc has no importer of %s to compute it in float", op->type);
+    return glow_tfl_err(c, op, "has quantized tensors, and glowc has no importer of %s to compute it in float",
+                        op->type);
   for (int k = 0; k < op->nout; k++)
     if (glow_tfl_tensor_out(c, op, k)->nq > 1)
       return glow_tfl_err(c, op, "output %d ('%s') has a scale per channel; glowc quantizes outputs per tensor", k,

@@ -4,17 +4,19 @@
  * (QLinearConcat where the inputs' parameters differ from the output's), PAD
  * with the zero point, the unary operators as a table of their 256 results
  * (Cast to int32, Gather; an int8 index reads the table from its end when
- * negative) computed as TFLite's int8 kernels fill theirs (in float), or as a clamp when
- * the output is the input's range clipped. */
+ * negative) computed in float as TFLite's int8 kernels fill theirs, or as a
+ * clamp when the output is the input's range clipped. Written otherwise than
+ * TFLite's converter writes them, they run as float islands. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "importer/tflite.h"
 
 enum { ARITH_ACT = 0, CONCAT_AXIS = 0, CONCAT_ACT = 1, LEAKY_ALPHA = 0, GELU_APPROXIMATE = 0 };
-enum { CODE_LOGISTIC = 14, CODE_RELU = 19, CODE_RELU_N1_TO_1 = 20, CODE_RELU6 = 21, CODE_TANH = 28, CODE_EXP = 47, CODE_NEG = 59,
-       CODE_LOG = 73, CODE_SQRT = 75, CODE_RSQRT = 76, CODE_SQUARE = 92, CODE_LEAKY_RELU = 98, CODE_ABS = 101, CODE_ELU = 111,
-       CODE_QUANTIZE = 114, CODE_HARD_SWISH = 117, CODE_GELU = 150, CODE_RELU_0_TO_1 = 152 };
+enum { CODE_LOGISTIC = 14, CODE_RELU = 19, CODE_RELU_N1_TO_1 = 20, CODE_RELU6 = 21, CODE_TANH = 28, CODE_EXP = 47,
+       CODE_NEG = 59, CODE_LOG = 73, CODE_SQRT = 75, CODE_RSQRT = 76, CODE_SQUARE = 92, CODE_LEAKY_RELU = 98,
+       CODE_ABS = 101, CODE_ELU = 111, CODE_QUANTIZE = 114, CODE_HARD_SWISH = 117, CODE_GELU = 150,
+       CODE_RELU_0_TO_1 = 152 };
 
 static int qbinary(glow_tfl *c, const glow_tfl_op *op, glow_op kind, int negate_b) {
   int64_t act = glow_fb_int(&op->opts, ARITH_ACT, 1, 0);
@@ -51,12 +53,10 @@ int glow_tfl_q_concat(glow_tfl *c, const glow_tfl_op *op) {
     return glow_tfl_err(c, op, "has axis %lld for tensors of rank %d", (long long)axis, out->rank);
   for (int k = 0; k < op->nin; k++)
     same &= glow_tfl_tensor_in(c, op, k) && same_params(glow_tfl_tensor_in(c, op, k), out);
-  if (!same && op->nin > 20) /* more parts than one QLinearConcat takes */
+  if (!same && op->nin > 20) /* more parts than one QLinearConcat takes (its kernel call's tensors) */
     return glow_tfl_q_island(c, op);
-  int *in = glow_xmalloc(sizeof(int) * (size_t)(3 * op->nin + 2)), rc = 0, n = 0;
-  if (!same)
-    rc = glow_tfl_qparams(c, op, op->out[0], &in[0], &in[1]);
-  n = same ? 0 : 2;
+  int *in = glow_xmalloc(sizeof(int) * (size_t)(3 * op->nin + 2)), n = same ? 0 : 2;
+  int rc = same ? 0 : glow_tfl_qparams(c, op, op->out[0], &in[0], &in[1]);
   for (int k = 0; k < op->nin && !rc; k++) {
     in[n] = glow_tfl_in_bcast(c, op, k, layout);
     rc = in[n++] < 0 || (!same && glow_tfl_qparams(c, op, op->in[k], &in[n], &in[n + 1]));
@@ -113,7 +113,7 @@ static float unary_f(const glow_tfl_op *op, float x) {
   case CODE_LOGISTIC: return 1.0f / (1.0f + expf(-x));
   case CODE_TANH: return tanhf(x);
   case CODE_HARD_SWISH: return x * fminf(6.0f, fmaxf(0.0f, x + 3.0f)) / 6.0f;
-  case CODE_LEAKY_RELU: return x >= 0.0f ? x : glow_fb_float(&op->opts, LEAKY_ALPHA, 0.2f) * x;
+  case CODE_LEAKY_RELU: return x >= 0.0f ? x : glow_fb_float(&op->opts, LEAKY_ALPHA, 0.0f) * x;
   case CODE_RELU: return fmaxf(0.0f, x);
   case CODE_RELU6: return fminf(6.0f, fmaxf(0.0f, x));
   case CODE_RELU_N1_TO_1: return fminf(1.0f, fmaxf(-1.0f, x));
@@ -158,9 +158,8 @@ int glow_tfl_q_unary(glow_tfl *c, const glow_tfl_op *op) {
     int out = glow_tfl_qout_pre(c, op, 0, layout, act);
     if (out < 0)
       return -1;
-    if (out == glow_tfl_tensor_out(c, op, 0)->val[layout]) { /* saturation is the clamp: a copy */
+    if (out == glow_tfl_tensor_out(c, op, 0)->val[layout]) /* saturation is the clamp: a copy */
       return glow_tfl_infer(c, glow_tfl_node(c, op, GLOW_OP_IDENTITY, NULL, 1, &xv, 1, &out));
-    }
     return glow_tfl_qactivation(c, op, xv, act, 0, layout);
   }
   int8_t table[256];

@@ -121,7 +121,8 @@ static int qpool(glow_tfl *c, const glow_tfl_op *op, int avg) {
   int y = glow_tfl_qout_pre(c, op, 0, GLOW_TFL_NCHW, w.act);
   if (y < 0)
     return -1;
-  int node = glow_tfl_node(c, op, avg ? GLOW_OP_QLINEAR_AVERAGE_POOL : GLOW_OP_MAX_POOL, "pool", avg ? 5 : 1, in, 1, &y);
+  glow_op kind = avg ? GLOW_OP_QLINEAR_AVERAGE_POOL : GLOW_OP_MAX_POOL;
+  int node = glow_tfl_node(c, op, kind, "pool", avg ? 5 : 1, in, 1, &y);
   glow_tfl_window_attrs(c, node, &w, pads, 0);
   return glow_tfl_infer(c, node) || glow_tfl_qactivation(c, op, y, w.act, 0, GLOW_TFL_NCHW) ? -1 : 0;
 }
@@ -150,7 +151,8 @@ int glow_tfl_q_mean(glow_tfl *c, const glow_tfl_op *op) {
         glow_tfl_qparams(c, op, op->out[0], &in[3], &in[4]))
       return -1;
     y = keep ? glow_tfl_out(c, op, 0, GLOW_TFL_NCHW) : glow_tfl_tmp(c, op, "pool");
-    if (glow_tfl_infer(c, glow_tfl_node(c, op, GLOW_OP_QLINEAR_GLOBAL_AVERAGE_POOL, keep ? NULL : "pool", 5, in, 1, &y)))
+    int node = glow_tfl_node(c, op, GLOW_OP_QLINEAR_GLOBAL_AVERAGE_POOL, keep ? NULL : "pool", 5, in, 1, &y);
+    if (glow_tfl_infer(c, node))
       return -1;
     if (keep)
       return 0;
