@@ -361,6 +361,9 @@ static int check_ops(glow_tfl *c, glow_tfl_op *ops, int nops) {
       if (op->nin < info->min_in || op->nin > info->max_in || op->nout < info->min_out || op->nout > info->max_out)
         rc = glow_tfl_err(c, op, "%s takes %d to %d inputs and %d to %d outputs; this one has %d and %d", op->type,
                           info->min_in, info->max_in, info->min_out, info->max_out, op->nin, op->nout);
+      for (int k = 0; k < info->min_in && k < op->nin; k++) /* only inputs past min_in are optional */
+        if (op->in[k] < 0)
+          rc = glow_tfl_err(c, op, "input %d is omitted (-1); %s needs its first %d inputs", k, op->type, info->min_in);
       continue;
     }
     int first = 1;
@@ -382,7 +385,7 @@ static int check_ops(glow_tfl *c, glow_tfl_op *ops, int nops) {
   }
   if (ntypes) {
     glow_strbuf known = {0};
-    glow_tfl_op_list(&known);
+    glow_tfl_op_list(&known, !c->o->tflite.no_custom_operator);
     glow_error(c->path, "%d unsupported TFLite operator%s: %s. glowc imports %s", ntypes, ntypes > 1 ? "s" : "",
                list.s, known.s);
     glow_sb_free(&known);
@@ -613,8 +616,15 @@ static int import_ops(glow_tfl *c, const glow_fb_table *model, const glow_fb_tab
   }
   glow_tfl_op *ops = glow_xcalloc(ov.n ? ov.n : 1, sizeof *ops);
   int rc = 0;
-  for (uint32_t i = 0; i < ov.n && !rc; i++)
+  uint64_t refs = 0; /* tensor indices listed: 4 bytes of the file each, unless lists are shared */
+  for (uint32_t i = 0; i < ov.n && !rc; i++) {
     rc = read_op(c, &ov, i, oc, noc, &ops[i]);
+    refs += (uint64_t)ops[i].nin + (uint64_t)ops[i].nout;
+    if (!rc && 4 * refs > c->fb.size)
+      rc = glow_tfl_err(c, &ops[i], "brings the tensor indices the operators list to %llu, more than the file's %zu "
+                        "bytes hold: operators share their lists, which no converter writes; the file is corrupt",
+                        (unsigned long long)refs, c->fb.size);
+  }
   for (uint32_t i = 0; i < ov.n && !rc; i++)
     for (int k = 0; k < ops[i].nout && !rc; k++) {
       glow_tfl_tensor *t = &c->t[ops[i].out[k]];

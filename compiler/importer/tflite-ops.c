@@ -24,10 +24,15 @@ const glow_tfl_op_info *glow_tfl_op_find(int64_t code) {
   return in_table(glow_tfl_ops_int8, code);
 }
 
+static int quantized(const glow_tfl_tensor *t) {
+  return t && t->nq && (t->dt == GLOW_DT_I8 || t->dt == GLOW_DT_U8 || t->dt == GLOW_DT_I16);
+}
+
+/* An operator is quantized when its input 0 or its output 0 is (TRANSPOSE_CONV reads the
+ * output's shape first); a float op reading int8 weights (a hybrid model) is not. */
 const glow_tfl_op_info *glow_tfl_op_for(const glow_tfl *c, const glow_tfl_op *op) {
-  const glow_tfl_tensor *x = glow_tfl_tensor_in(c, op, 0);
   const glow_tfl_op_info *q = in_table(glow_tfl_ops_int8, op->code);
-  if (q && x && x->nq && (x->dt == GLOW_DT_I8 || x->dt == GLOW_DT_U8 || x->dt == GLOW_DT_I16))
+  if (q && (quantized(glow_tfl_tensor_in(c, op, 0)) || quantized(glow_tfl_tensor_out(c, op, 0))))
     return q;
   const glow_tfl_op_info *info = NULL;
   for (size_t i = 0; i < sizeof tables / sizeof tables[0] && !info; i++)
@@ -35,11 +40,13 @@ const glow_tfl_op_info *glow_tfl_op_for(const glow_tfl *c, const glow_tfl_op *op
   return info ? info : q;
 }
 
-void glow_tfl_op_list(glow_strbuf *b) {
+void glow_tfl_op_list(glow_strbuf *b, int custom) {
   int n = 0;
   for (int64_t code = 0; glow_tfl_builtin_name(code) || code < 256; code++)
     if (glow_tfl_op_find(code))
       glow_sb_printf(b, "%s%s", n++ ? ", " : "", glow_tfl_builtin_name(code));
-  glow_sb_printf(b, "%sand custom operators (run by the bundle's caller through glow_tflite_custom_operator)",
-                 n ? ", " : "");
+  if (custom)
+    glow_sb_printf(b, ", and custom operators (run by the bundle's caller through glow_tflite_custom_operator)");
+  else
+    glow_sb_printf(b, "; custom operators only with -tflite-enable-custom-operator (the default)");
 }
