@@ -29,21 +29,7 @@ static int qconv(glow_tfl *c, const glow_tfl_op *op, int depthwise) {
   if (glow_tfl_window_pads(c, op, &w, in_hw, pads))
     return -1;
   int in[9];
-  if (depthwise) {
-    static const int64_t to_mchw[4] = {3, 0, 1, 2};
-    if (f->dims[0] != 1 || !x->dims[3] || f->dims[3] % x->dims[3])
-      return glow_tfl_err(c, op, "has a %lldx%lldx%lldx%lld filter for %lld input channels; a depthwise filter is "
-                          "1 x H x W x (channels times the multiplier)", (long long)f->dims[0], (long long)f->dims[1],
-                          (long long)f->dims[2], (long long)f->dims[3], (long long)x->dims[3]);
-    group = x->dims[3];
-    in[3] = glow_tfl_in_perm(c, op, 1, to_mchw, "filter");
-  } else {
-    if (!f->dims[3] || x->dims[3] % f->dims[3])
-      return glow_tfl_err(c, op, "has filters of %lld input channels for an input of %lld", (long long)f->dims[3],
-                          (long long)x->dims[3]);
-    group = x->dims[3] / f->dims[3];
-    in[3] = glow_tfl_in(c, op, 1, GLOW_TFL_NCHW);
-  }
+  in[3] = glow_tfl_conv_filter(c, op, depthwise, &group);
   in[0] = glow_tfl_in(c, op, 0, GLOW_TFL_NCHW);
   if (in[0] < 0 || in[3] < 0 || qlinear_params(c, op, depthwise ? 3 : 0, m, in) ||
       glow_tfl_qbias(c, op, 2, 1, m, &in[8]))

@@ -385,3 +385,21 @@ int glow_tfl_need_4d(glow_tfl *c, const glow_tfl_op *op, int k, const char *what
                         t ? "')" : "", t ? t->rank : 0, k ? "OHWI" : "NHWC");
   return 0;
 }
+
+int glow_tfl_conv_filter(glow_tfl *c, const glow_tfl_op *op, int depthwise, int64_t *group) {
+  static const int64_t to_mchw[4] = {3, 0, 1, 2};
+  const glow_tfl_tensor *x = glow_tfl_tensor_in(c, op, 0), *f = glow_tfl_tensor_in(c, op, 1);
+  if (depthwise) {
+    if (f->dims[0] != 1 || !x->dims[3] || f->dims[3] % x->dims[3])
+      return glow_tfl_err(c, op, "has a %lldx%lldx%lldx%lld filter for %lld input channels; a depthwise filter is "
+                          "1 x H x W x (channels times the multiplier)", (long long)f->dims[0], (long long)f->dims[1],
+                          (long long)f->dims[2], (long long)f->dims[3], (long long)x->dims[3]);
+    *group = x->dims[3];
+    return glow_tfl_in_perm(c, op, 1, to_mchw, "filter");
+  }
+  if (!f->dims[3] || x->dims[3] % f->dims[3])
+    return glow_tfl_err(c, op, "has filters of %lld input channels for an input of %lld", (long long)f->dims[3],
+                        (long long)x->dims[3]);
+  *group = x->dims[3] / f->dims[3];
+  return glow_tfl_in(c, op, 1, GLOW_TFL_NCHW);
+}

@@ -120,6 +120,9 @@ int glow_tfl_window_pads(glow_tfl *c, const glow_tfl_op *op, const glow_tfl_wind
 void glow_tfl_window_attrs(glow_tfl *c, int node, const glow_tfl_window *w, const int64_t *pads, int dilations);
 /* 4-D input k (`what` names it), else -1 after an error. */
 int glow_tfl_need_4d(glow_tfl *c, const glow_tfl_op *op, int k, const char *what);
+/* A CONV_2D's (OHWI) or DEPTHWISE_CONV_2D's (1, H, W, C*M) filter, input 1, as ONNX's OIHW and
+ * its group count (input channels over the filter's, or C); -1 after an error naming the shapes. */
+int glow_tfl_conv_filter(glow_tfl *c, const glow_tfl_op *op, int depthwise, int64_t *group);
 /* Input k for an op running in `layout` that broadcasts: a lower-rank constant becomes
  * 4-D (ones in front, numpy's rule) before it goes NCHW. */
 int glow_tfl_in_bcast(glow_tfl *c, const glow_tfl_op *op, int k, int layout);
