@@ -26,7 +26,6 @@ enum { OP_OPCODE = 0, OP_INPUTS = 1, OP_OUTPUTS = 2, OP_OPTS_TYPE = 3, OP_OPTS =
 
 #define CODE_CUSTOM 32
 #define MAX_OP_TENSORS 1024
-#define MAX_TENSOR_ELEMS ((int64_t)1 << 36)
 
 int glow_tfl_err(const glow_tfl *c, const glow_tfl_op *op, const char *fmt, ...) {
   va_list ap;
@@ -211,10 +210,10 @@ static int read_tensor(glow_tfl *c, uint32_t i, const glow_fb_vec *tv, const buf
     if (t->dims[k] < 0)
       return tensor_err(c, i, t->name, "has dimension %u of size %lld; glowc compiles fixed shapes", k,
                         (long long)t->dims[k]);
-    if (t->dims[k] && numel > MAX_TENSOR_ELEMS / t->dims[k])
-      return tensor_err(c, i, t->name, "has more than %lld elements (dimension %u is %lld); the file is corrupt",
-                        (long long)MAX_TENSOR_ELEMS, k, (long long)t->dims[k]);
-    numel *= t->dims[k];
+    if (t->dims[k] && numel > GLOW_TFL_MAX_ELEMS / t->dims[k]) /* zeros skipped: Reshape copies dimensions */
+      return tensor_err(c, i, t->name, "has dimensions multiplying to more than %lld (dimension %u is %lld); the "
+                        "file is corrupt", (long long)GLOW_TFL_MAX_ELEMS, k, (long long)t->dims[k]);
+    numel *= t->dims[k] ? t->dims[k] : 1;
   }
   t->type = (int)glow_fb_int(&tt, T_TYPE, 1, 0);
   t->dt = dtype_of(t->type);
@@ -347,6 +346,17 @@ static int read_op(glow_tfl *c, const glow_fb_vec *ov, uint32_t i, const opcode 
   return 0;
 }
 
+/* The operator's tensors are of types glowc compiles (a STRING or COMPLEX64 one reaches no importer). */
+static int check_types(glow_tfl *c, const glow_tfl_op *op) {
+  for (int k = 0; k < op->nin + op->nout; k++) {
+    int out = k >= op->nin, ti = out ? op->out[k - op->nin] : op->in[k];
+    if (ti >= 0 && !c->t[ti].dt)
+      return glow_tfl_err(c, op, "%s %d ('%s') has type %s, which glowc does not compile", out ? "output" : "input",
+                          out ? k - op->nin : k, c->t[ti].name, type_name(c->t[ti].type));
+  }
+  return 0;
+}
+
 /* Every operator has an importer and input and output counts that fit it; the
  * unsupported types are reported together, each with its operators. */
 static int check_ops(glow_tfl *c, glow_tfl_op *ops, int nops) {
@@ -355,9 +365,12 @@ static int check_ops(glow_tfl *c, glow_tfl_op *ops, int nops) {
   for (int i = 0; i < nops; i++) {
     const glow_tfl_op *op = &ops[i];
     const glow_tfl_op_info *info = op->code == CODE_CUSTOM ? NULL : glow_tfl_op_find(op->code);
-    if (op->code == CODE_CUSTOM && !c->o->tflite.no_custom_operator)
+    if (op->code == CODE_CUSTOM && !c->o->tflite.no_custom_operator) {
+      rc |= check_types(c, op);
       continue;
+    }
     if (info) {
+      rc |= check_types(c, op);
       if (op->nin < info->min_in || op->nin > info->max_in || op->nout < info->min_out || op->nout > info->max_out)
         rc = glow_tfl_err(c, op, "%s takes %d to %d inputs and %d to %d outputs; this one has %d and %d", op->type,
                           info->min_in, info->max_in, info->min_out, info->max_out, op->nin, op->nout);

@@ -143,7 +143,8 @@ static int act_range(glow_tfl *c, const glow_tfl_op *op, int64_t act, int k, int
     return glow_tfl_err(c, op, "output '%s' is not quantized per tensor; glowc needs one scale to clamp it", y->name);
   float s = y->scale[0];
   int64_t z = y->zero[0];
-#define QUANT(f) (z + (int64_t)roundf((float)(f) / s))
+  /* clamped before the conversion: a tiny scale puts a bound far past every integer type */
+#define QUANT(f) (z + (int64_t)fmaxf(-1e12f, fminf(1e12f, roundf((float)(f) / s))))
   switch (act) {
   case GLOW_TFL_ACT_RELU: *lo = QUANT(0) > *lo ? QUANT(0) : *lo; break;
   case GLOW_TFL_ACT_RELU6:

@@ -101,7 +101,19 @@ void glow_tfl_attr_string(glow_tfl *c, int node, const char *name, const char *s
 /* Shapes of the node's outputs, now; -1 after an error naming the node. */
 static int infer(glow_tfl *c, int node) {
   glow_node *n = &c->g->nodes[node];
-  return glow_op_get(n->op)->infer(c->g, n);
+  if (glow_op_get(n->op)->infer(c->g, n))
+    return -1;
+  for (int k = 0; k < n->nout; k++) { /* refused here, before a later node's inference multiplies them out */
+    const glow_value *v = n->out[k] >= 0 ? &c->g->vals[n->out[k]] : NULL;
+    int64_t numel = 1;
+    for (int d = 0; v && d < v->rank; d++) {
+      if (v->dims[d] > 0 && numel > GLOW_TFL_MAX_ELEMS / v->dims[d])
+        return glow_node_error(c->g, n, "output '%s' would have more than %lld elements (dimension %d is %lld)",
+                               v->name, (long long)GLOW_TFL_MAX_ELEMS, d, (long long)v->dims[d]);
+      numel *= v->dims[d] > 0 ? v->dims[d] : 1;
+    }
+  }
+  return 0;
 }
 
 int glow_tfl_infer(glow_tfl *c, int node) { return infer(c, node); }

@@ -88,10 +88,12 @@ struct glow_tfl {
   uint64_t const_bytes; /* constant bytes copied so far, against GLOW_TFL_MAX_CONST_BYTES */
 };
 
-/* Hostile-input limits: tensors and operators of a subgraph, and the constant bytes an
- * import may copy (buffers can be shared by tensors, so not bounded by the file's size). */
+/* Hostile-input limits: tensors and operators of a subgraph, the constant bytes an import
+ * may copy (buffers can be shared by tensors; also at most 4 times the file and 64 MiB),
+ * and the elements of a tensor, declared or computed (so that no size overflows int64). */
 #define GLOW_TFL_MAX_TENSORS (1 << 20)
 #define GLOW_TFL_MAX_CONST_BYTES (8ull << 30)
+#define GLOW_TFL_MAX_ELEMS ((int64_t)1 << 36)
 
 /* import-tflite.c */
 /* "FILE: operator N (TYPE, output 'NAME'): message"; returns -1. */

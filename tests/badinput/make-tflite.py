@@ -45,14 +45,23 @@ def write(root, ident=b'TFL3'):
     """The bytes of a FlatBuffer with root table `root`; each object's .pos says where it went."""
     buf = bytearray(8)
     buf[4:8] = ident
-    queue = [(0, root)]  # (where its offset goes, the object)
+    queue = [root]  # objects to write, each once
+    refs = {id(root): [0]}  # object -> where the offsets to it go (an object listed twice is shared)
+
+    def ref(at, obj):
+        if obj.pos is not None:
+            raise ValueError('an offset back to an object already written')
+        if id(obj) not in refs:
+            refs[id(obj)] = []
+            queue.append(obj)
+        refs[id(obj)].append(at)
 
     def pad(align, extra=0):
         while (len(buf) + extra) % align:
             buf.append(0)
 
     while queue:
-        at, obj = queue.pop(0)
+        obj = queue.pop(0)
         if isinstance(obj, Table):
             present = [(i, f) for i, f in enumerate(obj.fields) if f is not None]
             align = max([4] + [size_of(f[0]) for _, f in present])
@@ -73,7 +82,7 @@ def write(root, ident=b'TFL3'):
             struct.pack_into('<i', buf, pos, pos - obj.vt)
             for i, (fmt, v) in present:
                 if fmt == 'o':
-                    queue.append((pos + offs[i], v))
+                    ref(pos + offs[i], v)
                 else:
                     struct.pack_into('<' + fmt, buf, pos + offs[i], v)
         elif isinstance(obj, Vector):
@@ -83,7 +92,7 @@ def write(root, ident=b'TFL3'):
             buf += struct.pack('<I', len(obj.items))
             for v in obj.items:
                 if obj.fmt == 'o':
-                    queue.append((len(buf), v))
+                    ref(len(buf), v)
                     buf += bytes(4)
                 else:
                     buf += struct.pack('<' + obj.fmt, v)
@@ -91,7 +100,8 @@ def write(root, ident=b'TFL3'):
             pad(4)
             obj.pos = len(buf)
             buf += struct.pack('<I', len(obj.s)) + obj.s + b'\0'
-        struct.pack_into('<I', buf, at, obj.pos - at)
+        for at in refs[id(obj)]:
+            struct.pack_into('<I', buf, at, obj.pos - at)
     pad(4)
     return bytes(buf)
 
@@ -340,8 +350,20 @@ def case(name):
     if name == 'huge-shape':  # 2^38 elements of input x
         m.tensors[0].fields[0] = ints([65536, 65536, 64, 1])
         return m.bytes()
+    if name == 'huge-broadcast':  # [2^18, 1] + [1, 2^19]: 2^37 elements computed (y's shape left unknown)
+        m = Model()
+        a, b, y = m.tensor('a', [1 << 18, 1]), m.tensor('b', [1, 1 << 19]), m.tensor('y', [])
+        m.op('ADD', [a, b], [y], ADD_OPTS, Table(('b', 0)))
+        m.inputs, m.outputs = [a, b], [y]
+        return m.bytes()
     if name == 'tensor-index-out-of-range':  # the ADD reads tensor 7 of 3
         m.ops[0].fields[1] = ints([0, 7])
+        return m.bytes()
+    if name == 'omitted-input':  # the ADD's input 0 is -1 (omitted), which only optional inputs may be
+        m.ops[0].fields[1] = ints([-1, 1])
+        return m.bytes()
+    if name == 'string-tensor':  # input x is a STRING tensor
+        m.tensors[0].fields[1] = ('b', 5)
         return m.bytes()
     if name == 'opcode-out-of-range':
         m.ops[0].fields[0] = ('I', 5)
@@ -372,28 +394,30 @@ def case(name):
         return m.bytes()
     if name == 'many-tensors':  # 2^20 + 1 tensors, each a 14-byte table sharing one vtable
         return many_tensors((1 << 20) + 1)
+    if name == 'max-tensors':  # 2^20 tensors (4 MB): as many as glowc reads, all read before the error
+        return many_tensors(1 << 20)
+    if name == 'many-references':  # 65536 operators of 1024 inputs, sharing one table (0.3 MB)
+        return many_references(65536, 1024)
     if name == 'shared-buffer':  # 4096 tensors of 1 MiB sharing one buffer, added to one another
         return shared_buffer(4096)
     raise SystemExit('make-tflite.py: unknown case ' + name)
 
 
 def many_tensors(n):
-    """A model whose subgraph lists n tensors, written directly (shared vtable) to stay small."""
+    """The small model with n - 3 more tensors, one table listed n - 3 times (tables may be shared),
+    the last of them an output that no operator writes."""
     m = small()
-    b = bytearray(m.bytes())
-    # Append a vector of n offsets, all to one 8-byte table after it, and point the subgraph's tensors at it.
-    while len(b) % 4:
-        b.append(0)
-    vec = len(b)
-    b += struct.pack('<I', n)
-    table = vec + 4 + 4 * n + 4  # vtable (4 bytes: no fields) then the table
-    b += b''.join(struct.pack('<I', table - (vec + 4 + 4 * i)) for i in range(n))
-    b += struct.pack('<HH', 4, 4)
-    b += struct.pack('<i', 4)
-    sg = m.root.fields[2][1].items[0]
-    p = sg.pos + sg.offs[0]
-    struct.pack_into('<I', b, p, vec - p)
-    return bytes(b)
+    m.tensors += [Table(ints([1]))] * (n - 3)
+    m.outputs.append(n - 1)
+    return m.bytes()
+
+
+def many_references(nops, ninputs):
+    """nops operators, one table listed nops times, reading tensor 0 ninputs times."""
+    m = small()
+    m.ops[0].fields[1] = ints([0] * ninputs)
+    m.ops *= nops
+    return m.bytes()
 
 
 def shared_buffer(n):

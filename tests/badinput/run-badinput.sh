@@ -117,10 +117,19 @@ tflite-buffer-past-end) # a buffer's offset and size (schema 3c) 1 MiB into a 50
   want="m.tflite: error: not a valid .tflite file: buffer 1 says its 16 bytes are at byte 1048576, past the end of the file" ;;
 tflite-huge-shape) # 65536 x 65536 x 64 elements: over 2^36, before any size computed from them overflows
   tflite huge-shape
-  want="m.tflite: tensor 0 'x': error: has more than 68719476736 elements \\(dimension 2 is 64\\)" ;;
+  want="m.tflite: tensor 0 'x': error: has dimensions multiplying to more than 68719476736 \\(dimension 2 is 64\\)" ;;
+tflite-huge-broadcast) # [2^18, 1] + [1, 2^19]: the computed output's 2^37 elements refused before any use
+  tflite huge-broadcast
+  want="m.tflite:y \\(Add\\): error: output 'y' would have more than 68719476736 elements \\(dimension 1 is 524288\\)" ;;
 tflite-tensor-index-out-of-range) # ADD's input 1 is tensor 7 of 3
   tflite tensor-index-out-of-range
   want="m.tflite: operator 0 \\(ADD\\): error: input 1 is tensor 7; the subgraph has tensors 0 to 2" ;;
+tflite-omitted-input) # ADD's input 0 is -1
+  tflite omitted-input
+  want="m.tflite: operator 0 \\(ADD, output 'y'\\): error: input 0 is omitted \\(-1\\); ADD needs its first 2 inputs" ;;
+tflite-string-tensor) # ADD of a STRING tensor (a tensor of a type no importer reads)
+  tflite string-tensor
+  want="m.tflite: operator 0 \\(ADD, output 'y'\\): error: input 0 \\('x'\\) has type STRING, which glowc does not compile" ;;
 tflite-opcode-out-of-range)
   tflite opcode-out-of-range
   want="m.tflite: operator 0 .*: error: has operator code 5; the model has 1" ;;
@@ -143,6 +152,14 @@ tflite-many-tensors) # 2^20 + 1 tensors (4 MB): over GLOW_TFL_MAX_TENSORS, refus
   tflite many-tensors
   max_rss_mb=160
   want="m.tflite: error: the subgraph has 1048577 tensors, more than the 1048576 glowc reads" ;;
+tflite-max-tensors) # 2^20 tensors sharing one table (4 MB), all read; the last an output no operator writes
+  tflite max-tensors
+  max_rss_mb=320
+  want="m.tflite: error: output 'tensor1048575' is not written by any operator" ;;
+tflite-many-references) # 65536 operators sharing one table of 1024 inputs (0.3 MB): 256 MB of indices
+  tflite many-references
+  max_rss_mb=160
+  want="m.tflite: operator 65 \\(ADD, output 'y'\\): error: brings the tensor indices the operators list to 67650, more than the file's 266732 bytes hold" ;;
 tflite-shared-buffer) # 4096 tensors of 1 MiB on one buffer (1.8 MB): 4 GiB of constants, refused at 4 x the file + 64 MiB
   tflite shared-buffer
   max_rss_mb=200
