@@ -102,7 +102,8 @@ static int qpool(glow_tfl *c, const glow_tfl_op *op, int avg) {
   if (in[0] < 0 || (avg && (glow_tfl_qparams(c, op, op->in[0], &in[1], &in[2]) ||
                             glow_tfl_qparams(c, op, op->out[0], &in[3], &in[4]))))
     return -1;
-  if (!avg && (yt->dt != x->dt || yt->nq != 1 || yt->scale[0] != x->scale[0] || yt->zero[0] != x->zero[0]))
+  if (!avg && (yt->dt != x->dt || yt->nq != 1 || x->nq != 1 || yt->scale[0] != x->scale[0] ||
+               yt->zero[0] != x->zero[0]))
     return glow_tfl_q_island(c, op); /* not as TFLite's converter writes it */
   int y = glow_tfl_qout_pre(c, op, 0, GLOW_TFL_NCHW, w.act);
   if (y < 0)
