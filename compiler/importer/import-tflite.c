@@ -132,14 +132,13 @@ static int tensor_err(glow_tfl *c, uint32_t i, const char *name, const char *fmt
   return -1;
 }
 
-/* A zero point is a value of its tensor's integer type. */
+/* A zero point is a value of its tensor's integer type; on other types, of int32 (TFLite's kernels). */
 static int zero_fits(glow_dtype dt, int64_t z) {
   switch (dt) {
   case GLOW_DT_I8: return z >= INT8_MIN && z <= INT8_MAX;
   case GLOW_DT_U8: return z >= 0 && z <= UINT8_MAX;
   case GLOW_DT_I16: return z >= INT16_MIN && z <= INT16_MAX;
-  case GLOW_DT_I32: return z >= INT32_MIN && z <= INT32_MAX;
-  default: return 1;
+  default: return z >= INT32_MIN && z <= INT32_MAX;
   }
 }
 
