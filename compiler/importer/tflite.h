@@ -219,7 +219,8 @@ extern const glow_tfl_op_info glow_tfl_ops_spatial[];
 extern const glow_tfl_op_info glow_tfl_ops_int8[];
 /* tflite-ops.c: the importer of builtin operator `code`, NULL if none; CUSTOM is separate. */
 const glow_tfl_op_info *glow_tfl_op_find(int64_t code);
-/* The importer for this operator: an int8 one when its input 0 or output 0 is quantized and one exists. */
+/* The importer for this operator: an int8 one when its input 0 is quantized (or is a constant
+ * and output 0 is quantized) and one exists. */
 const glow_tfl_op_info *glow_tfl_op_for(const glow_tfl *c, const glow_tfl_op *op);
 /* "ABS, ADD, ..." for messages, and what becomes of custom operators (custom: they are imported). */
 void glow_tfl_op_list(glow_strbuf *b, int custom);
