@@ -255,7 +255,10 @@ int main(int argc, char **argv) {
   if (!so)
     goto done;
   if (!(lib = dlopen(so, RTLD_NOW | RTLD_LOCAL))) {
-    glow_error(bundle, "cannot load it: %s", dlerror());
+    const char *why = dlerror();
+    glow_error(bundle, "cannot load it: %s%s", why,
+               strstr(why, "glow_tflite_custom_operator") ? " (the model has TFLite custom operators: glowc-run has no "
+               "callback for them; link the bundle into a program that defines glow_tflite_custom_operator())" : "");
     goto done;
   }
   char sym[300];

@@ -74,4 +74,16 @@ cat off.log
 grep -q "1 unsupported TFLite operator: MyCustomOperator (custom) (operator 0)" off.log ||
   { echo "FAIL: -tflite-enable-custom-operator=false did not list the custom operator as unsupported"; exit 1; }
 [ ! -e off ] || { echo "FAIL: a failed compile left its -emit-bundle folder"; exit 1; }
+
+# glowc-run has no callback to give the bundle: it says so and what to do instead.
+glowc_run=$(dirname "$model_compiler")/glowc-run
+"$model_compiler" -model=${CMAKE_CURRENT_SOURCE_DIR}/tflite_custom.tflite -network-name=dyn -emit-bundle=dyn \
+  -bundle-api=dynamic
+if "$glowc_run" -bundle=dyn/dyn.o -input=input=dataset/input.npy >run.log 2>&1; then
+  echo "FAIL: glowc-run ran a bundle whose custom operator nothing defines"
+  exit 1
+fi
+cat run.log
+grep -q "has TFLite custom operators: glowc-run has no callback for them; link the bundle into a program" run.log ||
+  { echo "FAIL: glowc-run did not say why a bundle with a custom operator cannot run"; exit 1; }
 echo "PASS: bundle_tflite_custom"
