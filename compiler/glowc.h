@@ -602,6 +602,7 @@ typedef struct glow_bundle_options {
   int nentries;                /* > 0: the header declares these entries (entry_name is not used) */
   const char *const *entries;
   const char *entries_note;    /* the header comment's lines on them */
+  const char *extern_decls;    /* their steps' declarations of the caller's functions (glow_emit_extern_decls) */
   int module_only;             /* *obj is the optimized module's bitcode, to be linked (codegen/link-entries.c) */
 } glow_bundle_options;
 /* Emits the object file bytes into *obj (malloc'd). */
@@ -624,6 +625,9 @@ void glow_instrument_header(glow_strbuf *out);
 
 /* codegen/emit-header.c */
 int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_options *o, glow_strbuf *out);
+/* Appends to *decls the declarations of the caller's functions that g's steps call (glow_kcall_extern)
+ * and *decls does not hold yet. */
+void glow_emit_extern_decls(glow_strbuf *decls, const glow_graph *g, const glow_plan *p);
 /* codegen/emit-weights.c */
 int glow_emit_weights_bin(const glow_graph *g, const glow_plan *p, void **data, size_t *size);
 int glow_emit_weights_txt(const glow_graph *g, const glow_plan *p, glow_strbuf *out);

@@ -69,26 +69,15 @@ static void describe_constants(glow_strbuf *b, const glow_graph *g, const glow_p
   free(ids);
 }
 
-/* The declarations of the functions of the caller's that steps call (glow_kcall_extern), each once. */
-static void extern_decls(glow_strbuf *b, const glow_graph *g, const glow_plan *p) {
-  const char **seen = glow_xmalloc(sizeof *seen * (size_t)(p->norder ? p->norder : 1));
-  int nseen = 0;
+void glow_emit_extern_decls(glow_strbuf *decls, const glow_graph *g, const glow_plan *p) {
   for (int s = 0; s < p->norder; s++) {
     const glow_node *n = &g->nodes[p->order[s]];
     glow_kcall kc;
     memset(&kc, 0, sizeof kc);
-    if (!glow_op_get(n->op)->lower(g, n, &kc) && kc.decl) {
-      int k = 0;
-      while (k < nseen && strcmp(seen[k], kc.decl))
-        k++;
-      if (k == nseen) {
-        seen[nseen++] = kc.decl;
-        glow_sb_printf(b, "%s", kc.decl);
-      }
-    }
+    if (!glow_op_get(n->op)->lower(g, n, &kc) && kc.decl && !(decls->s && strstr(decls->s, kc.decl)))
+      glow_sb_printf(decls, "%s", kc.decl);
     glow_kcall_free(&kc);
   }
-  free(seen);
 }
 
 int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_options *o, glow_strbuf *b) {
@@ -191,7 +180,15 @@ int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_
   }
   if (o->instrument_ir)
     glow_instrument_header(b);
-  extern_decls(b, g, p);
+  if (o->extern_decls) { /* -entry: the entries' steps, gathered by the driver */
+    glow_sb_printf(b, "%s", o->extern_decls);
+  } else {
+    glow_strbuf decls = {0};
+    glow_emit_extern_decls(&decls, g, p);
+    if (decls.s)
+      glow_sb_printf(b, "%s", decls.s);
+    glow_sb_free(&decls);
+  }
   for (int k = 0; k < (o->nentries ? o->nentries : 1); k++)
     glow_sb_printf(b, "// Bundle entry point (inference function). Returns GLOW_SUCCESS (0)\n"
                       "// for correct execution or an error code otherwise.\n"

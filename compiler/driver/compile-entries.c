@@ -280,7 +280,12 @@ static int make_bundle(const glow_driver_options *d, glow_entry *e, int n, bundl
   ho.nentries = n;
   ho.entries = names;
   ho.entries_note = out->note.s;
+  glow_strbuf decls = {0};
+  for (int k = 0; k < n; k++)
+    glow_emit_extern_decls(&decls, e[k].g, &e[k].plan);
+  ho.extern_decls = decls.s ? decls.s : "";
   glow_emit_header(&u, &up, &ho, &out->hdr);
+  glow_sb_free(&decls);
   if (b->weights & GLOW_WEIGHTS_BIN)
     glow_emit_weights_bin(&u, &up, &out->wbin, &out->wbin_size);
   if (b->weights & GLOW_WEIGHTS_TXT)

@@ -75,6 +75,12 @@ grep -q "1 unsupported TFLite operator: MyCustomOperator (custom) (operator 0)" 
   { echo "FAIL: -tflite-enable-custom-operator=false did not list the custom operator as unsupported"; exit 1; }
 [ ! -e off ] || { echo "FAIL: a failed compile left its -emit-bundle folder"; exit 1; }
 
+# Two entries with custom operators in one bundle (-entry): the header declares the callback once.
+"$model_compiler" -entry=first,${CMAKE_CURRENT_SOURCE_DIR}/tflite_custom.tflite \
+  -entry=second,${CMAKE_CURRENT_SOURCE_DIR}/tflite_custom_second.tflite -network-name=two -emit-bundle=two
+[ "$(grep -c '^void glow_tflite_custom_operator(const char \*type' two/two.h)" = 1 ] ||
+  { echo "FAIL: the header of a bundle of two entries does not declare glow_tflite_custom_operator once"; exit 1; }
+
 # glowc-run has no callback to give the bundle: it says so and what to do instead.
 glowc_run=$(dirname "$model_compiler")/glowc-run
 "$model_compiler" -model=${CMAKE_CURRENT_SOURCE_DIR}/tflite_custom.tflite -network-name=dyn -emit-bundle=dyn \

@@ -85,6 +85,13 @@ b.Finish(model.Pack(b), file_identifier=b"TFL3")
 os.makedirs(out_dir, exist_ok=True)
 with open(os.path.join(out_dir, "tflite_custom.tflite"), "wb") as f:
     f.write(b.Output())
+# The same model with its tensors renamed: a second entry of one bundle (-entry).
+for t in tensors:
+    t.name = "second_" + t.name
+b = flatbuffers.Builder(1024)
+b.Finish(model.Pack(b), file_identifier=b"TFL3")
+with open(os.path.join(out_dir, "tflite_custom_second.tflite"), "wb") as f:
+    f.write(b.Output())
 with open(os.path.join(out_dir, "options.bin"), "wb") as f:
     f.write(options)
 np.save(os.path.join(out_dir, "input.npy"), np.array([1.5], np.float32))
