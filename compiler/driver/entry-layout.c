@@ -23,9 +23,10 @@ int glow_entries_check_names(const glow_entry *e, int n) {
           if (strcmp(e[i].g->vals[symbol_id(e[i].g, l)].name, name))
             continue;
           glow_error(e[j].model, "'%s' is %s of entry '%s' and %s of entry '%s' (%s): the bundle's one symbol table "
-                     "would hold two tensors of that name; rename it in one of the models (onnx.compose.add_prefix "
-                     "renames all of a model's tensors)",
-                     name, role(e[j].g, k), e[j].name, role(e[i].g, l), e[i].name, e[i].model);
+                     "would hold two tensors of that name; rename it in one of the models (%s)",
+                     name, role(e[j].g, k), e[j].name, role(e[i].g, l), e[i].name, e[i].model,
+                     glow_tflite_file(e[j].model) ? "a .tflite model's tensor names are the converter's: rename them "
+                     "in the model you convert" : "onnx.compose.add_prefix renames all of a model's tensors");
           rc = -1;
         }
     }

@@ -80,6 +80,14 @@ grep -q "1 unsupported TFLite operator: MyCustomOperator (custom) (operator 0)" 
   -entry=second,${CMAKE_CURRENT_SOURCE_DIR}/tflite_custom_second.tflite -network-name=two -emit-bundle=two
 [ "$(grep -c '^void glow_tflite_custom_operator(const char \*type' two/two.h)" = 1 ] ||
   { echo "FAIL: the header of a bundle of two entries does not declare glow_tflite_custom_operator once"; exit 1; }
+# The same model twice: its tensor names clash, and the message fits a .tflite model.
+if "$model_compiler" -entry=first,${CMAKE_CURRENT_SOURCE_DIR}/tflite_custom.tflite \
+    -entry=again,${CMAKE_CURRENT_SOURCE_DIR}/tflite_custom.tflite -network-name=clash -emit-bundle=clash >clash.log 2>&1; then
+  echo "FAIL: two entries with the same tensor names compiled"
+  exit 1
+fi
+grep -q "'input' is an input of entry 'again' and an input of entry 'first'.*a .tflite model's tensor names" clash.log ||
+  { cat clash.log; echo "FAIL: the name clash of two .tflite entries was not explained"; exit 1; }
 
 # glowc-run has no callback to give the bundle: it says so and what to do instead.
 glowc_run=$(dirname "$model_compiler")/glowc-run
