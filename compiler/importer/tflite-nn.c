@@ -8,7 +8,7 @@
 #include "importer/tflite.h"
 
 /* Options fields (tflite.fbs). */
-enum { FC_ACT = 0, FC_WEIGHTS_FORMAT = 1, FC_KEEP_DIMS = 2 };
+enum { FC_ACT = 0 };
 enum { TCONV_PADDING = 0, TCONV_STRIDE_W = 1, TCONV_STRIDE_H = 2, TCONV_ACT = 3 };
 enum { LRN_RADIUS = 0, LRN_BIAS = 1, LRN_ALPHA = 2, LRN_BETA = 3 };
 enum { BMM_ADJ_X = 0, BMM_ADJ_Y = 1 };
@@ -65,33 +65,15 @@ static int emit_maxpool(glow_tfl *c, const glow_tfl_op *op) { return pool(c, op,
 /* y = x W^T + b on x flattened to rows of W's width; keep_num_dims keeps x's leading dims. */
 static int emit_fc(glow_tfl *c, const glow_tfl_op *op) {
   int64_t act = glow_fb_int(&op->opts, FC_ACT, 1, 0);
-  if (glow_fb_int(&op->opts, FC_WEIGHTS_FORMAT, 1, 0))
-    return glow_tfl_err(c, op, "has shuffled weights (SHUFFLED4x16INT8), which glowc does not read");
-  const glow_tfl_tensor *x = glow_tfl_tensor_in(c, op, 0), *wt = glow_tfl_tensor_in(c, op, 1),
-                        *out = glow_tfl_tensor_out(c, op, 0);
-  if (!wt || wt->rank != 2 || !wt->dims[1])
-    return glow_tfl_err(c, op, "has weights of rank %d; they must be 2-D (outputs x inputs)", wt ? wt->rank : 0);
-  int64_t n = 1;
-  for (int d = 0; d < x->rank; d++)
-    n *= x->dims[d];
-  if (n % wt->dims[1])
-    return glow_tfl_err(c, op, "has an input of %lld elements, not rows of the weights' %lld", (long long)n,
-                        (long long)wt->dims[1]);
-  int64_t rows[2] = {n / wt->dims[1], wt->dims[1]};
-  int in[3] = {glow_tfl_in(c, op, 0, GLOW_TFL_NHWC), glow_tfl_in(c, op, 1, GLOW_TFL_NHWC), -1};
-  if (op->nin > 2 && op->in[2] >= 0)
-    in[2] = glow_tfl_in(c, op, 2, GLOW_TFL_NHWC);
-  if (in[0] < 0 || in[1] < 0 || (op->nin > 2 && op->in[2] >= 0 && in[2] < 0))
+  const glow_tfl_tensor *out = glow_tfl_tensor_out(c, op, 0);
+  int in[3] = {glow_tfl_fc_rows(c, op), -1, -1};
+  if (in[0] < 0 || (in[1] = glow_tfl_in(c, op, 1, GLOW_TFL_NHWC)) < 0)
     return -1;
-  int shape[2] = {in[0], glow_tfl_const_ints(c, op, "rows", 2, rows)};
-  int flat = glow_tfl_tmp(c, op, "rows");
-  int node = glow_tfl_node(c, op, GLOW_OP_RESHAPE, "rows", 2, shape, 1, &flat);
-  if (glow_tfl_infer(c, node))
+  if (op->nin > 2 && op->in[2] >= 0 && (in[2] = glow_tfl_in(c, op, 2, GLOW_TFL_NHWC)) < 0)
     return -1;
-  in[0] = flat;
   int keep = out->rank != 2;
   int y = keep ? glow_tfl_tmp(c, op, "gemm") : glow_tfl_out_pre(c, op, 0, GLOW_TFL_NHWC, act);
-  node = glow_tfl_node(c, op, GLOW_OP_GEMM, keep || act ? "gemm" : NULL, in[2] >= 0 ? 3 : 2, in, 1, &y);
+  int node = glow_tfl_node(c, op, GLOW_OP_GEMM, keep || act ? "gemm" : NULL, in[2] >= 0 ? 3 : 2, in, 1, &y);
   glow_tfl_attr_int(c, node, "transB", 1);
   if (glow_tfl_infer(c, node))
     return -1;

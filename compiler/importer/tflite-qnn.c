@@ -6,7 +6,7 @@
  * (tflite-nn.c). Fused activations clamp in the quantized domain. */
 #include "importer/tflite.h"
 
-enum { FC_ACT = 0, FC_WEIGHTS_FORMAT = 1 };
+enum { FC_ACT = 0 };
 enum { REDUCER_KEEP_DIMS = 0 };
 
 /* in[0..7] = the three (scale, zero point) pairs of input 0, weights (input 1) and output 0. */
@@ -50,27 +50,11 @@ int glow_tfl_q_depthwise(glow_tfl *c, const glow_tfl_op *op) { return qconv(c, o
  * output's declared shape. */
 int glow_tfl_q_fc(glow_tfl *c, const glow_tfl_op *op) {
   int64_t act = glow_fb_int(&op->opts, FC_ACT, 1, 0);
-  if (glow_fb_int(&op->opts, FC_WEIGHTS_FORMAT, 1, 0))
-    return glow_tfl_err(c, op, "has shuffled weights (SHUFFLED4x16INT8), which glowc does not read");
-  const glow_tfl_tensor *x = glow_tfl_tensor_in(c, op, 0), *wt = glow_tfl_tensor_in(c, op, 1),
-                        *out = glow_tfl_tensor_out(c, op, 0);
-  if (!wt || wt->rank != 2 || !wt->dims[1])
-    return glow_tfl_err(c, op, "has weights of rank %d; they must be 2-D (outputs x inputs)", wt ? wt->rank : 0);
-  int64_t n = 1;
-  for (int d = 0; d < x->rank; d++)
-    n *= x->dims[d];
-  if (n % wt->dims[1])
-    return glow_tfl_err(c, op, "has an input of %lld elements, not rows of the weights' %lld", (long long)n,
-                        (long long)wt->dims[1]);
+  const glow_tfl_tensor *wt = glow_tfl_tensor_in(c, op, 1), *out = glow_tfl_tensor_out(c, op, 0);
   static const int64_t swap[2] = {1, 0};
-  int64_t rows[2] = {n / wt->dims[1], wt->dims[1]};
-  int in[9], shape[2] = {glow_tfl_in(c, op, 0, GLOW_TFL_NHWC), glow_tfl_const_ints(c, op, "rows", 2, rows)};
-  in[3] = glow_tfl_in_perm(c, op, 1, swap, "weights");
-  if (shape[0] < 0 || in[3] < 0 || qlinear_params(c, op, 0, wt->dims[0], in) ||
-      glow_tfl_qbias(c, op, 2, 1, wt->dims[0], &in[8]))
-    return -1;
-  in[0] = glow_tfl_tmp(c, op, "rows");
-  if (glow_tfl_infer(c, glow_tfl_node(c, op, GLOW_OP_RESHAPE, "rows", 2, shape, 1, &in[0])))
+  int in[9];
+  if ((in[0] = glow_tfl_fc_rows(c, op)) < 0 || (in[3] = glow_tfl_in_perm(c, op, 1, swap, "weights")) < 0 ||
+      qlinear_params(c, op, 0, wt->dims[0], in) || glow_tfl_qbias(c, op, 2, 1, wt->dims[0], &in[8]))
     return -1;
   int keep = out->rank != 2;
   int y = keep ? glow_tfl_tmp(c, op, "matmul") : glow_tfl_qout_pre(c, op, 0, GLOW_TFL_NHWC, act);

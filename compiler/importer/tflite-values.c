@@ -415,3 +415,24 @@ int glow_tfl_conv_filter(glow_tfl *c, const glow_tfl_op *op, int depthwise, int6
   *group = x->dims[3] / f->dims[3];
   return glow_tfl_in(c, op, 1, GLOW_TFL_NCHW);
 }
+
+int glow_tfl_fc_rows(glow_tfl *c, const glow_tfl_op *op) {
+  enum { FC_WEIGHTS_FORMAT = 1 };
+  if (glow_fb_int(&op->opts, FC_WEIGHTS_FORMAT, 1, 0))
+    return glow_tfl_err(c, op, "has shuffled weights (SHUFFLED4x16INT8), which glowc does not read");
+  const glow_tfl_tensor *x = glow_tfl_tensor_in(c, op, 0), *wt = glow_tfl_tensor_in(c, op, 1);
+  if (!wt || wt->rank != 2 || !wt->dims[1])
+    return glow_tfl_err(c, op, "has weights of rank %d; they must be 2-D (outputs x inputs)", wt ? wt->rank : 0);
+  int64_t n = 1;
+  for (int d = 0; d < x->rank; d++)
+    n *= x->dims[d];
+  if (n % wt->dims[1])
+    return glow_tfl_err(c, op, "has an input of %lld elements, not rows of the weights' %lld", (long long)n,
+                        (long long)wt->dims[1]);
+  int64_t rows[2] = {n / wt->dims[1], wt->dims[1]};
+  int shape[2] = {glow_tfl_in(c, op, 0, GLOW_TFL_NHWC), glow_tfl_const_ints(c, op, "rows", 2, rows)};
+  if (shape[0] < 0)
+    return -1;
+  int flat = glow_tfl_tmp(c, op, "rows");
+  return glow_tfl_infer(c, glow_tfl_node(c, op, GLOW_OP_RESHAPE, "rows", 2, shape, 1, &flat)) ? -1 : flat;
+}

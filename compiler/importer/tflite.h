@@ -125,6 +125,9 @@ int glow_tfl_need_4d(glow_tfl *c, const glow_tfl_op *op, int k, const char *what
 /* A CONV_2D's (OHWI) or DEPTHWISE_CONV_2D's (1, H, W, C*M) filter, input 1, as ONNX's OIHW and
  * its group count (input channels over the filter's, or C); -1 after an error naming the shapes. */
 int glow_tfl_conv_filter(glow_tfl *c, const glow_tfl_op *op, int depthwise, int64_t *group);
+/* A FULLY_CONNECTED's input 0 reshaped to rows of its weights' width (N, K), after checking the
+ * weights (2-D, not shuffled); -1 after an error naming what is wrong. */
+int glow_tfl_fc_rows(glow_tfl *c, const glow_tfl_op *op);
 /* Input k for an op running in `layout` that broadcasts: a lower-rank constant becomes
  * 4-D (ones in front, numpy's rule) before it goes NCHW. */
 int glow_tfl_in_bcast(glow_tfl *c, const glow_tfl_op *op, int k, int layout);
