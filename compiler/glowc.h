@@ -216,6 +216,8 @@ typedef struct glow_str_table {
 int *glow_str_table_get(glow_str_table *t, const char *key); /* NULL if absent */
 void glow_str_table_put(glow_str_table *t, const char *key, int val);
 void glow_str_table_free(glow_str_table *t);
+/* A value of g named `name`, or `name`__<k> for the first k that `names` (every value name so far) lacks. */
+int glow_value_add_unique(glow_graph *g, glow_str_table *names, const char *name);
 
 /* util/read-file.c: a whole file, 0-terminated (malloc'd); -1 after reporting why not. */
 int glow_read_file(const char *path, uint8_t **data, size_t *size);

@@ -45,19 +45,7 @@ int glow_c2_err(const glow_c2_op *op, const char *fmt, ...) {
   return -1;
 }
 
-/* A value named `name`, or `name`__<k> for the first k that no value has. */
-static int new_value(glow_c2 *c, const char *name) {
-  glow_strbuf b = {0};
-  glow_sb_printf(&b, "%s", name);
-  for (int k = 1; glow_str_table_get(&c->names, b.s); k++) {
-    b.len = 0;
-    glow_sb_printf(&b, "%s__%d", name, k);
-  }
-  int id = glow_value_add(c->g, b.s);
-  glow_str_table_put(&c->names, c->g->vals[id].name, id);
-  glow_sb_free(&b);
-  return id;
-}
+static int new_value(glow_c2 *c, const char *name) { return glow_value_add_unique(c->g, &c->names, name); }
 
 int glow_c2_in(glow_c2 *c, const glow_c2_op *op, int k) {
   const char *blob = str(op->def->input[k]);

@@ -7,19 +7,7 @@
 
 static const int64_t to_nchw[4] = {0, 3, 1, 2}, to_nhwc[4] = {0, 2, 3, 1};
 
-/* A value named `name`, or `name`__<k> for the first k that no value has. */
-static int new_value(glow_tfl *c, const char *name) {
-  glow_strbuf b = {0};
-  glow_sb_printf(&b, "%s", name);
-  for (int k = 1; glow_str_table_get(&c->names, b.s); k++) {
-    b.len = 0;
-    glow_sb_printf(&b, "%s__%d", name, k);
-  }
-  int id = glow_value_add(c->g, b.s);
-  glow_str_table_put(&c->names, c->g->vals[id].name, id);
-  glow_sb_free(&b);
-  return id;
-}
+static int new_value(glow_tfl *c, const char *name) { return glow_value_add_unique(c->g, &c->names, name); }
 
 static const char *out_name(const glow_tfl *c, const glow_tfl_op *op) {
   return op->nout > 0 && op->out[0] >= 0 ? c->t[op->out[0]].name : op->type;
