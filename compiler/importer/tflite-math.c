@@ -15,7 +15,7 @@ enum { ARITH_ACT = 0 }; /* AddOptions, SubOptions, MulOptions, DivOptions */
 static int inputs(glow_tfl *c, const glow_tfl_op *op, int layout, int n, int *in) {
   for (int k = 0; k < n; k++) {
     const glow_tfl_tensor *t = glow_tfl_tensor_in(c, op, k);
-    if (t && t->nq && (t->dt == GLOW_DT_I8 || t->dt == GLOW_DT_U8 || t->dt == GLOW_DT_I16))
+    if (glow_tfl_is_q(t))
       return glow_tfl_err(c, op, "has a quantized %s input %d ('%s'), which glowc does not import for this "
                           "operator", glow_dtype_name(t->dt), k, t->name);
     if ((in[k] = glow_tfl_in_bcast(c, op, k, layout)) < 0)

@@ -24,17 +24,13 @@ const glow_tfl_op_info *glow_tfl_op_find(int64_t code) {
   return in_table(glow_tfl_ops_int8, code);
 }
 
-static int quantized(const glow_tfl_tensor *t) {
-  return t && t->nq && (t->dt == GLOW_DT_I8 || t->dt == GLOW_DT_U8 || t->dt == GLOW_DT_I16);
-}
-
 /* An operator is quantized when its input 0 is, or when input 0 is a constant and output 0
  * is quantized (TRANSPOSE_CONV reads the output's shape first); a float op reading int8
  * weights (a hybrid model) is not, nor one computing a quantized output from float. */
 const glow_tfl_op_info *glow_tfl_op_for(const glow_tfl *c, const glow_tfl_op *op) {
   const glow_tfl_op_info *q = in_table(glow_tfl_ops_int8, op->code);
   const glow_tfl_tensor *x = glow_tfl_tensor_in(c, op, 0);
-  if (q && (quantized(x) || (x && x->data && quantized(glow_tfl_tensor_out(c, op, 0)))))
+  if (q && (glow_tfl_is_q(x) || (x && x->data && glow_tfl_is_q(glow_tfl_tensor_out(c, op, 0)))))
     return q;
   const glow_tfl_op_info *info = NULL;
   for (size_t i = 0; i < sizeof tables / sizeof tables[0] && !info; i++)

@@ -18,7 +18,7 @@ static int options(glow_tfl *c, const glow_tfl_op *op, int64_t type) {
 /* Input 0 in `layout`; -1 after an error (a quantized one has no importer here). */
 static int in0(glow_tfl *c, const glow_tfl_op *op, int layout) {
   const glow_tfl_tensor *t = glow_tfl_tensor_in(c, op, 0);
-  if (t && t->nq && (t->dt == GLOW_DT_I8 || t->dt == GLOW_DT_U8 || t->dt == GLOW_DT_I16))
+  if (glow_tfl_is_q(t))
     return glow_tfl_err(c, op, "has a quantized %s input ('%s'), which glowc does not import for this operator",
                         glow_dtype_name(t->dt), t->name);
   return glow_tfl_in(c, op, 0, layout);
