@@ -364,8 +364,12 @@ else
 fi
 end_kill
 grep -E '^ERROR: ' "$dir/killed.log" | head -3 | sed 's/^/  /'
-if [ "$rc" -ne 34 ] || ! grep -q "failed: (Exit 34): .*UNAVAILABLE" "$dir/killed.log"; then
-  echo "expected a remote error (exit 34, UNAVAILABLE); exit $rc, log:" >&2
+# Bazel's remote error reads one of two ways, depending on where the kill lands: UNAVAILABLE
+# from an Execute call, or "N errors during bulk transfer" when the worker died while Bazel
+# was uploading an action's inputs to its CAS (seen in CI).
+if [ "$rc" -ne 34 ] ||
+  ! grep -Eq "failed: \(Exit 34\): (.*UNAVAILABLE|[0-9]+ errors? during bulk transfer)" "$dir/killed.log"; then
+  echo "expected a remote error (exit 34, UNAVAILABLE or a failed upload); exit $rc, log:" >&2
   cat "$dir/killed.log" >&2
   exit 1
 fi
