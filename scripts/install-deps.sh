@@ -24,6 +24,7 @@ packages=(
 # run under qemu-system-arm).
 cross_packages=(
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-user
+  gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
   gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 )
 if [ "$build_only" -eq 0 ]; then
