@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#define GLOW_TARGET_INTERFACE_VERSION 4
+#define GLOW_TARGET_INTERFACE_VERSION 5
 
 /* A property of the target machine that kernels test at model-compile time
  * (kernels are compiled once per target, for its baseline CPU): a kernel
@@ -36,6 +36,15 @@ typedef struct glow_target {
   const char *default_cpu;        /* portable baseline */
   const char *default_features;   /* ISA extensions of the baseline, before -mattr ("" for none) */
   const char *cpu_examples;       /* a few -mcpu values for messages: "cortex-a53, cortex-a72" */
+  /* The -mcpu values that fit the target's triples, NULL-terminated; NULL: whatever LLVM knows for
+   * them. 32-bit Arm needs the list: LLVM takes any Arm CPU for any Arm triple and silently
+   * compiles for that CPU's architecture instead (a Cortex-M4 bundle for a thumbv6m triple). */
+  const char *const *cpus;
+  /* Glow's spelling, -target=arm (or thumb) -mcpu=<one of cpus>: the triple it becomes (NULL:
+   * none), and the -float-abi it gets unless given (Glow's arm triple has no environment: "soft",
+   * the FPU used with floats passed in core registers; NULL: the triple's own). */
+  const char *glow_triple;
+  const char *glow_float_abi;
   int arm_float_abi;              /* 1: 32-bit ARM, where -float-abi picks the calling convention */
   const unsigned char *bitcode;   /* kernel bitcode, embedded at toolchain build time */
   const size_t *bitcode_size;     /* its size in bytes */

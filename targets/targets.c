@@ -4,10 +4,11 @@
 #include "target.h"
 
 extern const glow_target glow_target_x86_64, glow_target_aarch64, glow_target_riscv64, glow_target_armv7em,
-    glow_target_cuda;
+    glow_target_armv6m, glow_target_armv8m, glow_target_armv81m, glow_target_armv7, glow_target_cuda;
 
-const glow_target *const glow_targets[] = {&glow_target_x86_64, &glow_target_aarch64, &glow_target_riscv64,
-                                           &glow_target_armv7em, &glow_target_cuda};
+const glow_target *const glow_targets[] = {&glow_target_x86_64,  &glow_target_aarch64, &glow_target_riscv64,
+                                           &glow_target_armv7em, &glow_target_armv6m,  &glow_target_armv8m,
+                                           &glow_target_armv81m, &glow_target_armv7,   &glow_target_cuda};
 const int glow_ntargets = sizeof glow_targets / sizeof glow_targets[0];
 
 const glow_target *glow_target_for_triple(const char *triple) {

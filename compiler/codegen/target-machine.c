@@ -10,6 +10,7 @@
 
 #include "codegen/codegen-internal.h"
 #include "codegen/llvm-output.h"
+#include "arm-probes.h"
 
 static void init_llvm(void) {
   static int done;
@@ -122,24 +123,75 @@ void glow_host_cpu(char **cpu, char **features) {
 }
 
 /* The triple and features for -float-abi on 32-bit Arm: the calling convention
- * follows the triple's environment (eabihf: floats in FPU registers; eabi: in
- * core registers), and soft also keeps the FPU unused. Without -float-abi the
- * triple decides; one without an environment gets eabihf. */
+ * follows the triple's environment (eabihf, gnueabihf, musleabihf: floats in FPU
+ * registers; eabi, gnueabi, musleabi: in core registers), and soft also keeps the
+ * FPU unused. Without -float-abi the triple decides; one without an environment
+ * gets eabihf. */
 static int arm_float_abi(const char *triple, const char *abi, char **triple_out, glow_strbuf *features) {
   const char *dash = strrchr(triple, '-');
   const char *env = dash ? dash + 1 : "";
-  int has_env = !strcmp(env, "eabi") || !strcmp(env, "eabihf");
-  size_t base = has_env ? (size_t)(dash - triple) : strlen(triple);
-  const char *want = !abi ? (has_env ? env : "eabihf") : !strcmp(abi, "hard") ? "eabihf" : "eabi";
+  size_t elen = strlen(env);
+  int hf = elen >= 6 && !strcmp(env + elen - 6, "eabihf"), sf = !hf && elen >= 4 && !strcmp(env + elen - 4, "eabi");
+  /* The environment's prefix (gnu, musl) stays. */
+  size_t base = hf || sf ? (size_t)(dash - triple) : strlen(triple), prefix = hf ? elen - 6 : sf ? elen - 4 : 0;
   if (abi && strcmp(abi, "hard") && strcmp(abi, "softfp") && strcmp(abi, "soft")) {
     glow_error("-float-abi", "'%s' is not soft, softfp or hard", abi);
     return -1;
   }
+  const char *want = !abi ? (hf || !sf ? "eabihf" : "eabi") : !strcmp(abi, "hard") ? "eabihf" : "eabi";
   if (abi && !strcmp(abi, "soft")) /* -fpregs too: else the object's attributes still claim the FPU */
     glow_sb_printf(features, "%s+soft-float,-fpregs", features->len ? "," : "");
-  size_t n = base + strlen(want) + 2;
+  size_t n = base + prefix + strlen(want) + 2;
   *triple_out = glow_xmalloc(n);
-  snprintf(*triple_out, n, "%.*s-%s", (int)base, triple, want);
+  snprintf(*triple_out, n, "%.*s-%.*s%s", (int)base, triple, (int)prefix, env, want);
+  return 0;
+}
+
+/* The -mcpu fits the target's triples (tgt->cpus), else an error naming the triple that fits it. */
+static int cpu_fits(const glow_target *tgt, const char *cpu, const char *triple) {
+  if (!tgt->cpus)
+    return 1;
+  for (const char *const *c = tgt->cpus; *c; c++)
+    if (!strcmp(*c, cpu))
+      return 1;
+  const glow_target *other = NULL;
+  for (int i = 0; !other && i < glow_ntargets; i++)
+    for (const char *const *c = glow_targets[i]->cpus; c && *c && !other; c++)
+      if (!strcmp(*c, cpu) && glow_targets[i]->glow_triple)
+        other = glow_targets[i];
+  glow_strbuf fit = {0};
+  for (const char *const *c = tgt->cpus; *c; c++)
+    glow_sb_printf(&fit, "%s%s", fit.len ? ", " : "", *c);
+  if (other)
+    glow_error("-mcpu", "'%s' does not fit the target %s (glowc's %s kernels, for %s): for the %s use "
+               "-target=%s, or keep the target and pick one of its CPUs", cpu, triple, tgt->name, fit.s, cpu,
+               other->glow_triple);
+  else
+    glow_error("-mcpu", "'%s' does not fit the target %s (glowc's %s kernels are for %s): pick one of those", cpu,
+               triple, tgt->name, fit.s);
+  glow_sb_free(&fit);
+  return 0;
+}
+
+/* A hard-float ABI (eabihf) passes floats in FPU registers: the CPU must have an FPU. given: the
+ * triple as the user wrote it; hard: -float-abi=hard asked for it (else the triple did). */
+static int arm_fpu_fits(LLVMTargetMachineRef tm, const char *triple, const char *cpu, const char *given, int hard) {
+  size_t n = strlen(triple), g = strlen(given);
+  if (n < 6 || strcmp(triple + n - 6, "eabihf"))
+    return 1;
+  glow_target_probe fpu = {"fpu", glow_arm_probe_fpu, "vadd.f32"};
+  if (glow_target_probe_run(tm, triple, &fpu))
+    return 1;
+  if (hard)
+    glow_error("-float-abi", "hard passes floats in FPU registers, but the %s has no FPU: drop -float-abi=hard (or "
+               "use -float-abi=none); floats are then computed by the C library's software routines", cpu);
+  else if (g > 2 && !strcmp(given + g - 2, "hf"))
+    glow_error("-target", "%s passes floats in FPU registers (hard float), but the %s has no FPU: use "
+               "-target=%.*s (soft float); floats are then computed by the C library's software routines", given,
+               cpu, (int)(g - 2), given);
+  else
+    glow_error("-target", "%s gets the hard-float ABI, but the %s has no FPU: write the triple with eabi (soft "
+               "float) as its last part", given, cpu);
   return 0;
 }
 
@@ -221,6 +273,11 @@ LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, const glo
   }
   if (o->features && *o->features)
     glow_sb_printf(&features, "%s%s", features.len ? "," : "", o->features);
+  if (!native && !baseline && !cpu_fits(tgt, cpu, o->triple)) {
+    free(cpu);
+    glow_sb_free(&features);
+    return NULL;
+  }
   /* Normalized, as clang does: "thumbv7em-none-eabihf" read as is has no environment (so no hard float). */
   char *norm = LLVMNormalizeTargetTriple(o->triple), *triple = NULL;
   if (tgt->arm_float_abi) {
@@ -273,6 +330,10 @@ LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, const glo
     tm = NULL;
   } else if (!tm) {
     glow_error("-target", "cannot create a target machine for '%s' (cpu '%s')", triple, cpu);
+  }
+  if (tm && tgt->arm_float_abi && !arm_fpu_fits(tm, triple, cpu, o->triple, o->float_abi && !strcmp(o->float_abi, "hard"))) {
+    LLVMDisposeTargetMachine(tm);
+    tm = NULL;
   }
   if (tm && o->abi && *o->abi && bad_abi(tm, triple, o->abi)) {
     LLVMDisposeTargetMachine(tm);

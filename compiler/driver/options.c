@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "driver/option-table.h"
+#include "target.h"
 
 static void *field(glow_driver_options *d, const glow_option *o) { return (char *)d + o->field; }
 
@@ -225,24 +226,35 @@ static int glow_arch(glow_driver_options *d) {
       t->triple = plain[k].triple;
       return 0;
     }
-  if (strcmp(arch, "arm") && strcmp(arch, "thumb") && strcmp(arch, "armv7em") && strcmp(arch, "thumbv7em")) {
-    glow_error("-target", "unknown architecture '%s' (Glow's names glowc takes: x86_64, aarch64, riscv64, arm or "
-               "thumb with -mcpu=cortex-m4 or cortex-m7; or a triple such as aarch64-linux-gnu)", arch);
+  if (strcmp(arch, "arm") && strcmp(arch, "thumb")) {
+    glow_error("-target", "unknown architecture '%s' (Glow's names glowc takes: x86_64, aarch64, riscv64, and arm or "
+               "thumb with -mcpu, e.g. -target=arm -mcpu=cortex-m7; or a triple such as thumbv6m-none-eabi or "
+               "armv7-linux-gnueabihf)", arch);
     return -1;
   }
+  /* Which 32-bit Arm target serves the CPU: the one whose -mcpu list has it. */
   const char *cpu = t->cpu ? t->cpu : "";
-  if (!strncmp(cpu, "cortex-m4", 9) || !strncmp(cpu, "cortex-m7", 9)) {
-    t->triple = "thumbv7em-none-eabihf";
-    if (!d->float_abi_glow) /* Glow's arm triple has no environment: soft-float calls, FPU used */
-      d->float_abi_glow = "soft";
-    return 0;
+  for (int i = 0; *cpu && i < glow_ntargets; i++) {
+    const glow_target *g = glow_targets[i];
+    for (const char *const *c = g->cpus; g->glow_triple && c && *c; c++)
+      if (!strcmp(*c, cpu)) {
+        t->triple = g->glow_triple;
+        if (!d->float_abi_glow && g->glow_float_abi)
+          d->float_abi_glow = g->glow_float_abi;
+        return 0;
+      }
   }
+  glow_strbuf known = {0};
+  for (int i = 0; i < glow_ntargets; i++)
+    for (const char *const *c = glow_targets[i]->cpus; glow_targets[i]->glow_triple && c && *c; c++)
+      if (strcmp(*c, "generic"))
+        glow_sb_printf(&known, "%s%s", known.len ? ", " : "", *c);
   if (!*cpu)
-    glow_error("-target", "-target=%s needs -mcpu: glowc's 32-bit Arm target is the Cortex-M4/M7 "
-               "(-mcpu=cortex-m4 or -mcpu=cortex-m7)", arch);
+    glow_error("-target", "-target=%s needs -mcpu to pick the 32-bit Arm core (one of %s)", arch, known.s);
   else
-    glow_error("-mcpu", "'%s' with -target=%s: glowc's 32-bit Arm kernels are for the Cortex-M4 and M7 only "
-               "(-mcpu=cortex-m4 or cortex-m7); other Arm cores are not targets yet", cpu, arch);
+    glow_error("-mcpu", "'%s' with -target=%s: glowc has no 32-bit Arm target for that core; it knows %s", cpu, arch,
+               known.s);
+  glow_sb_free(&known);
   return -1;
 }
 
