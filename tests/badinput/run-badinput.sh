@@ -216,6 +216,15 @@ bad-target)
 bad-cross-mcpu)
   args=(-model="$relu" -emit-bundle="$out" -target=aarch64-linux-gnu -mcpu=cortex-m4)
   want="-mcpu.*unknown CPU 'cortex-m4' for target aarch64-linux-gnu.*cortex-a72" ;;
+mcpu-not-triple) # LLVM would quietly compile Armv7E-M code for the Armv6-M triple
+  args=(-model="$relu" -emit-bundle="$out" -target=thumbv6m-none-eabi -mcpu=cortex-m4)
+  want="-mcpu: error: 'cortex-m4' does not fit the target thumbv6m-none-eabi .*cortex-m0.*use -target=thumbv7em-none-eabihf" ;;
+hard-float-no-fpu) # eabihf on a Cortex-M0
+  args=(-model="$relu" -emit-bundle="$out" -target=thumbv6m-none-eabihf)
+  want="-target: error: thumbv6m-none-eabihf .*hard float.*cortex-m0 has no FPU: use -target=thumbv6m-none-eabi " ;;
+float-abi-hard-no-fpu)
+  args=(-model="$relu" -emit-bundle="$out" -target=arm -mcpu=cortex-m0plus -float-abi=hard)
+  want="-float-abi: error: hard .*cortex-m0plus has no FPU: drop -float-abi=hard" ;;
 disable-unknown-pass)
   args=(-model="$relu" -emit-bundle="$out" -disable-pass=fuse-epilog)
   want="-disable-pass: error: no pass 'fuse-epilog' \\(model-compiler -print-passes lists them\\)" ;;

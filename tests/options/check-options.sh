@@ -37,9 +37,27 @@ missing-value)
   expect_fail "-emit-bundle needs a value: -emit-bundle=<dir>" "$mc" -model="$relu" -emit-bundle ;;
 arm-no-mcpu) # Glow's -target=arm names the architecture only: the CPU picks the target
   expect_fail "^-target: error: -target=arm needs -mcpu.*cortex-m4" "$mc" -model="$relu" -emit-bundle="$work/b" -target=arm ;;
-arm-m33)
-  expect_fail "^-mcpu: error: 'cortex-m33' with -target=arm: .*Cortex-M4 and M7 only" \
-    "$mc" -model="$relu" -emit-bundle="$work/b" -target=arm -mcpu=cortex-m33 ;;
+arm-m3) # a core glowc has no target for: the message lists the ones it has
+  expect_fail "^-mcpu: error: 'cortex-m3' with -target=arm: .*knows .*cortex-m0.*cortex-m33.*cortex-m55.*cortex-a7" \
+    "$mc" -model="$relu" -emit-bundle="$work/b" -target=arm -mcpu=cortex-m3 ;;
+arm-cores) # Glow's -target=arm -mcpu=<core>: the object is for that core's architecture and float ABI
+  for c in "cortex-m0 v6S-M none" "cortex-m0plus v6S-M none" "cortex-m4 v7E-M soft" "cortex-m7 v7E-M soft" \
+    "cortex-m33 v8-M.mainline soft" "cortex-m55 v8.1-M.mainline soft" "cortex-a7 v7 hard" "cortex-a9 v7 hard"; do
+    read -r cpu arch fp <<<"$c"
+    rm -rf "$work/b"
+    "$mc" -model="$relu" -emit-bundle="$work/b" -target=arm -mcpu="$cpu" -network-name=relu >"$work/out" 2>&1 ||
+      { echo "FAIL: -target=arm -mcpu=$cpu:"; cat "$work/out"; exit 1; }
+    attrs=$(readelf -A "$work/b/relu.o")
+    grep -q "Tag_CPU_arch: $arch\$" <<<"$attrs" || { echo "FAIL: $cpu: not $arch:"; echo "$attrs"; exit 1; }
+    case $fp in # no FPU: no FP attribute; soft: FPU used, floats in core registers; hard: in VFP registers
+    none) ! grep -q "Tag_FP_arch" <<<"$attrs" || { echo "FAIL: $cpu: FP instructions in a no-FPU object"; exit 1; } ;;
+    soft) grep -q "Tag_FP_arch" <<<"$attrs" && ! grep -q "Tag_ABI_VFP_args: VFP registers" <<<"$attrs" ||
+      { echo "FAIL: $cpu: expected the FPU with soft-float calls:"; echo "$attrs"; exit 1; } ;;
+    hard) grep -q "Tag_ABI_VFP_args: VFP registers" <<<"$attrs" && grep -q "Tag_Advanced_SIMD_arch: NEON" <<<"$attrs" ||
+      { echo "FAIL: $cpu: expected NEON and the hard-float ABI:"; echo "$attrs"; exit 1; } ;;
+    esac
+    echo "ok: -target=arm -mcpu=$cpu: $arch, $fp float"
+  done ;;
 emit-bundle-made) # -emit-bundle makes its folder and parents, as Glow users expect
   "$mc" -model="$relu" -emit-bundle="$work/new/deeper" -target=arm -mcpu=cortex-m4 -float-abi=hard \
     -network-name=relu >"$work/out" 2>&1 || { echo "FAIL: compile failed:"; cat "$work/out"; exit 1; }
