@@ -61,9 +61,16 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
     toolchain: when cross-compiling, ``CMAKE_C_COMPILER_TARGET`` if set, else
     one derived from ``CMAKE_SYSTEM_NAME`` and ``CMAKE_SYSTEM_PROCESSOR``
     (Linux ``aarch64`` or ``arm64`` gives ``aarch64-linux-gnu``, Linux
-    ``riscv64`` gives ``riscv64-linux-gnu``, Linux ``x86_64`` gives
+    ``riscv64`` gives ``riscv64-linux-gnu``, Linux ``arm``, ``armv7l``,
+    ``armv7``, ``armv7-a``, ``armhf`` or ``armv8l`` (a 32-bit system on an
+    Armv8 core) gives ``armv7-linux-gnueabihf``, Linux ``x86_64`` gives
     ``x86_64-unknown-linux-gnu``, Generic ``cortex-m4``, ``cortex-m7``,
-    ``armv7e-m`` or ``arm`` gives ``thumbv7em-none-eabihf``; any other
+    ``armv7e-m`` or ``arm`` gives ``thumbv7em-none-eabihf``, Generic
+    ``cortex-m0``, ``cortex-m0plus``, ``cortex-m1`` or ``armv6-m`` gives
+    ``thumbv6m-none-eabi``, Generic ``cortex-m33``, ``cortex-m35p`` or
+    ``armv8-m.main`` gives ``thumbv8m.main-none-eabihf``, Generic
+    ``cortex-m55``, ``cortex-m85`` or ``armv8.1-m.main`` gives
+    ``thumbv8.1m.main-none-eabihf``; any other
     processor is a configure error asking for ``TARGET``); when not, nothing
     is passed and the compiler targets the host. CMake never probes the host
     CPU (the compiler does, see ``CPU``). ``toolchains/`` holds toolchain files for these targets.
@@ -129,10 +136,18 @@ function(_glow_bundle_default_triple out where)
     set(triple aarch64-linux-gnu)
   elseif(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND cpu STREQUAL "riscv64")
     set(triple riscv64-linux-gnu)
+  elseif(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND cpu MATCHES "^(arm|armhf|armv7|armv7l|armv7-a|armv8l)$")
+    set(triple armv7-linux-gnueabihf)
   elseif(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND cpu MATCHES "^(x86_64|amd64)$")
     set(triple x86_64-unknown-linux-gnu)
   elseif(CMAKE_SYSTEM_NAME STREQUAL "Generic" AND cpu MATCHES "^(cortex-m4|cortex-m7|armv7e-m|arm)$")
     set(triple thumbv7em-none-eabihf)
+  elseif(CMAKE_SYSTEM_NAME STREQUAL "Generic" AND cpu MATCHES "^(cortex-m0|cortex-m0plus|cortex-m1|armv6-m|armv6s-m)$")
+    set(triple thumbv6m-none-eabi)
+  elseif(CMAKE_SYSTEM_NAME STREQUAL "Generic" AND cpu MATCHES "^(cortex-m33|cortex-m35p|armv8-m.main)$")
+    set(triple thumbv8m.main-none-eabihf)
+  elseif(CMAKE_SYSTEM_NAME STREQUAL "Generic" AND cpu MATCHES "^(cortex-m55|cortex-m85|armv8.1-m.main)$")
+    set(triple thumbv8.1m.main-none-eabihf)
   else()
     message(SEND_ERROR "${where}: no target triple for this cross build: CMAKE_SYSTEM_PROCESSOR "
       "'${CMAKE_SYSTEM_PROCESSOR}' (CMAKE_SYSTEM_NAME '${CMAKE_SYSTEM_NAME}') is not one add_glow_bundle() "

@@ -207,7 +207,10 @@ cross)
               "$src/toolchains/riscv64-linux-gnu.cmake riscv64-linux-gnu" \
               "Linux:arm64 aarch64-linux-gnu" "Linux:riscv64 riscv64-linux-gnu" \
               "Generic:cortex-m4 thumbv7em-none-eabihf" "Generic:cortex-m7 thumbv7em-none-eabihf" \
-              "Generic:armv7e-m thumbv7em-none-eabihf" "Generic:arm thumbv7em-none-eabihf"; do
+              "Generic:armv7e-m thumbv7em-none-eabihf" "Generic:arm thumbv7em-none-eabihf" \
+              "Generic:cortex-m0 thumbv6m-none-eabi" "Generic:cortex-m0plus thumbv6m-none-eabi" \
+              "Generic:cortex-m33 thumbv8m.main-none-eabihf" "Generic:cortex-m55 thumbv8.1m.main-none-eabihf" \
+              "Linux:armv7l armv7-linux-gnueabihf"; do
     read -r how want <<<"$spec"
     cross_configure "$how" || { cat "$work/cross.log"; exit 1; }
     line=$(ninja -C "$work/cross" -t commands bundle | grep -- '-emit-bundle=')
