@@ -1,8 +1,8 @@
-# Shared part of the Cortex-M toolchain files (arm-none-eabi-cortex-m4.cmake,
-# arm-none-eabi-cortex-m7.cmake), which set CMAKE_SYSTEM_PROCESSOR and
-# GLOWC_ARM_FLAGS and then include this file. Debian's gcc-arm-none-eabi with
+# Shared part of the Cortex-M toolchain files (arm-none-eabi-cortex-m0.cmake,
+# -m4, -m7, -m33, -m55), which set CMAKE_SYSTEM_PROCESSOR and GLOWC_ARM_FLAGS
+# and then include this file. Debian's gcc-arm-none-eabi with
 # libnewlib-arm-none-eabi; bare metal, so programs bring their own startup code
-# and linker script (examples/cortex-m/ has both for QEMU's mps2-an386).
+# and linker script (examples/cortex-m/ has both for QEMU's boards).
 set(CMAKE_SYSTEM_NAME Generic)
 
 set(CMAKE_C_COMPILER arm-none-eabi-gcc)
