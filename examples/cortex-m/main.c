@@ -1,14 +1,18 @@
-/* Classifies the ten 8x8 digits of examples/digits on a Cortex-M4F with no
- * operating system, printing what the host example prints.
+/* Classifies the ten 8x8 digits of examples/digits on a Cortex-M with no
+ * operating system, printing what the host example prints, each sample's
+ * output bytes (to compare with the same bundle compiled for another machine)
+ * and, run with "icount" on the command line, the instructions per inference.
  *
- * The bundle is compiled with -weights=embedded: its constant weights are in
- * digits.o (read-only, so in flash) and the entry function ignores its first
- * argument. The two writable areas are static arrays sized by the static API's
- * macros; nothing is allocated. */
+ * The bundle (float, or int8 from a quantization profile: its input and
+ * output stay float) is compiled with -weights=embedded: its constant weights
+ * are in digits.o (read-only, so in flash) and the entry function ignores its
+ * first argument. The two writable areas are static arrays sized by the static
+ * API's macros; nothing is allocated. */
 #include <stddef.h>
 
 #include "board.h"
 #include "digits.h"
+#include "report.h"
 #include "samples.h"
 
 #ifndef DIGITS_CONSTANT_WEIGHTS_EMBEDDED
@@ -26,10 +30,14 @@ int main(void) {
   float *in = (float *)GLOW_GET_ADDR(mutableWeight, DIGITS_input);
   const float *logits = (const float *)GLOW_GET_ADDR(mutableWeight, DIGITS_output);
   int correct = 0;
+  uint64_t ticks = 0;
   for (int s = 0; s < NUM_SAMPLES; s++) {
     for (int i = 0; i < NUM_PIXELS; i++)
       in[i] = glow_digits_samples[s][i];
-    if (digits(NULL, mutableWeight, activations) != GLOW_SUCCESS) {
+    uint64_t t0 = board_ticks();
+    int status = digits(NULL, mutableWeight, activations);
+    ticks += board_ticks() - t0;
+    if (status != GLOW_SUCCESS) {
       board_print("digits: inference failed\n");
       return 1;
     }
@@ -45,6 +53,7 @@ int main(void) {
     board_print(" (label ");
     board_print_uint((uint32_t)glow_digits_labels[s]);
     board_print(")\n");
+    report_bytes("output", logits, NUM_CLASSES * sizeof *logits);
   }
   board_print_uint((uint32_t)correct);
   board_print(" of ");
@@ -54,5 +63,6 @@ int main(void) {
   board_print(" of ");
   board_print_uint(board_stack_size());
   board_print(" bytes used\n");
+  report_ticks(ticks, NUM_SAMPLES);
   return 0;
 }

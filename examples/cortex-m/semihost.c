@@ -3,7 +3,7 @@
  * the breakpoint faults, so a board meant to run alone replaces this file. */
 #include "board.h"
 
-enum { SYS_WRITE0 = 0x04, SYS_EXIT_EXTENDED = 0x20 };
+enum { SYS_WRITE0 = 0x04, SYS_GET_CMDLINE = 0x15, SYS_EXIT_EXTENDED = 0x20 };
 #define ADP_STOPPED_APPLICATION_EXIT 0x20026u
 
 static uint32_t semihost(uint32_t op, const void *arg) {
@@ -46,6 +46,27 @@ void board_print_uint(uint32_t v) { print_digits(v, 10); }
 void board_print_hex(uint32_t v) {
   board_print("0x");
   print_digits(v, 16);
+}
+
+/* SYS_GET_CMDLINE: QEMU answers with the image's name and -append's words. */
+int board_arg(const char *word) {
+  static char cmdline[256];
+  uint32_t block[2] = {(uint32_t)cmdline, sizeof cmdline - 1};
+  if (semihost(SYS_GET_CMDLINE, block) != 0 || block[1] >= sizeof cmdline)
+    return 0;
+  cmdline[block[1]] = '\0';
+  for (const char *p = cmdline; *p;) {
+    while (*p == ' ')
+      p++;
+    const char *w = word;
+    while (*w && *p == *w)
+      p++, w++;
+    if (!*w && (*p == ' ' || !*p))
+      return 1;
+    while (*p && *p != ' ')
+      p++;
+  }
+  return 0;
 }
 
 /* SYS_EXIT_EXTENDED rather than SYS_EXIT: on 32-bit Arm only it carries a status. */
