@@ -10,7 +10,7 @@
 # runtime archive is built for it, not for the target: glowc::runtime is then
 # built in the consuming project from the installed sources, with its toolchain
 # (only if something links it, and only in a project with C enabled). No
-# glowc::runtime_zst then: the target would need its own libzstd and libxxhash. For a
+# glowc::runtime_zst then: the target would need its own libzstd and libxxhash. For a 64-bit
 # Linux target, glowc::runtime_cuda is built from the installed sources the same way.
 include(${CMAKE_CURRENT_LIST_DIR}/glowcTargets.cmake)
 get_property(_glowc_languages GLOBAL PROPERTY ENABLED_LANGUAGES) # a project without C gets no runtime
@@ -27,7 +27,8 @@ elseif(NOT TARGET glowc::runtime AND "C" IN_LIST _glowc_languages)
   target_include_directories(glowc_runtime_for_target PUBLIC ${_glowc_runtime_dir})
   add_library(glowc::runtime ALIAS glowc_runtime_for_target)
   # CUDA bundles' runtime for a Linux target (e.g. a Jetson): it needs only libdl and pthreads there.
-  if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  # 64-bit only: a CUDA bundle's host is x86-64 or AArch64 (-cuda-host), never 32-bit Arm.
+  if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_SIZEOF_VOID_P EQUAL 8)
     find_package(Threads)
     add_library(glowc_runtime_cuda_for_target STATIC EXCLUDE_FROM_ALL ${_glowc_runtime_dir}/cuda.c
                 ${_glowc_runtime_dir}/cuda-loader.c)

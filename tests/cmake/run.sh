@@ -10,11 +10,14 @@
 # determinism  two consumer trees in different folders give byte-identical bundles
 # bad-args     wrong add_glow_bundle() calls fail configure, every mistake named
 # cross        toolchain files (tests/cmake/cross, toolchains/) and system/processor pairs give
-#              their triples: -target=aarch64-linux-gnu, riscv64-linux-gnu, thumbv7em-none-eabihf
+#              their triples: -target=aarch64-linux-gnu, riscv64-linux-gnu, armv7-linux-gnueabihf,
+#              thumbv7em-none-eabihf
 # cross-unknown  a processor with no known triple is a configure error naming it; TARGET settles it
 # cross-installed  the consumer (bundle + runtime) cross-built for AArch64 with the installed
 #              toolchain file against the installed prefix, run under qemu (exit 77: skipped);
 #              its CUDA program too (host code for AArch64), which must say there is no GPU
+# cross-installed-armv7  the same for 32-bit Arm Linux (arm-linux-gnueabihf.cmake, qemu-arm), with
+#              the int8 bundle too (glow_profile() on the host); no CUDA program (no 32-bit host)
 # profile-incremental  glow_profile(): editing or adding a calibration file re-profiles and
 #              recompiles the int8 bundle only; a no-op build does nothing
 # cache        with GLOWC_CACHE_DIR set, a second clean build compiles no bundle (all cache hits)
@@ -205,6 +208,8 @@ cross)
   for spec in "$here/cross/aarch64.cmake aarch64-linux-gnu" \
               "$src/toolchains/aarch64-linux-gnu.cmake aarch64-linux-gnu" \
               "$src/toolchains/riscv64-linux-gnu.cmake riscv64-linux-gnu" \
+              "$src/toolchains/arm-linux-gnueabihf.cmake armv7-linux-gnueabihf" \
+              "Linux:arm armv7-linux-gnueabihf" \
               "Linux:arm64 aarch64-linux-gnu" "Linux:riscv64 riscv64-linux-gnu" \
               "Generic:cortex-m4 thumbv7em-none-eabihf" "Generic:cortex-m7 thumbv7em-none-eabihf" \
               "Generic:armv7e-m thumbv7em-none-eabihf" "Generic:arm thumbv7em-none-eabihf" \
@@ -234,6 +239,24 @@ cross-installed)
   printf '#!/bin/sh\nexec qemu-aarch64 -L /usr/aarch64-linux-gnu "%s" "$@"\n' "$tree/classify-cuda" >"$tree/run-classify-cuda"
   chmod +x "$tree/run-classify-cuda"
   check_cuda "$tree/run-classify-cuda" "$tree/digits_cuda.bundle/digits.weights.bin" ;;
+cross-installed-armv7)
+  for tool in arm-linux-gnueabihf-gcc qemu-arm; do
+    command -v $tool >/dev/null || { echo "skipped: $tool not found"; exit 77; }
+  done
+  tree=$work/cross-installed-armv7
+  configure "$tree" -DCMAKE_PREFIX_PATH="$prefix" -DCALIBRATION_DIR="$digits/calibration" \
+    -DCMAKE_TOOLCHAIN_FILE="$prefix/share/glowc/toolchains/arm-linux-gnueabihf.cmake"
+  cmake --build "$tree"
+  ninja -C "$tree" -t commands digits.compile | grep -q -- ' -target=armv7-linux-gnueabihf' ||
+    { echo "digits: not compiled for armv7-linux-gnueabihf"; exit 1; }
+  [ ! -e "$tree/classify-cuda" ] || { echo "a CUDA program was built for 32-bit Arm"; exit 1; }
+  for exe in classify classify-int8; do
+    file "$tree/$exe" | grep -q "ELF 32-bit LSB.*ARM, EABI5" || { file "$tree/$exe"; exit 1; }
+    printf '#!/bin/sh\nexec qemu-arm -L /usr/arm-linux-gnueabihf "%s" "$@"\n' "$tree/$exe" >"$tree/run-$exe"
+    chmod +x "$tree/run-$exe"
+  done
+  check "$tree/run-classify" "$tree/digits.bundle/digits.weights.bin"
+  check "$tree/run-classify-int8" "$tree/digits_int8.bundle/digits.weights.bin" ;;
 profile-incremental)
   tree=$work/profile-incremental
   rm -rf "$work/calibration"
