@@ -18,6 +18,8 @@ int glow_test_tolerance(int argc, char **argv, glow_tolerance *t) {
       t->atol = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "-max-rel"))
       t->max_rel = atof(argv[i + 1]);
+    else if (!strcmp(argv[i], "-int-tol"))
+      t->int_tol = atoll(argv[i + 1]);
     else {
       fprintf(stderr, "unknown option %s\n", argv[i]);
       return -1;
@@ -54,7 +56,11 @@ int glow_test_compare(const char *name, glow_dtype dt, int64_t n, const void *go
         max_ref = fmax(max_ref, fabs(b));
       }
     } else {
-      mismatch = glow_elem_geti(dt, got, i) != glow_elem_geti(want->dt, want->data, i);
+      int64_t a = glow_elem_geti(dt, got, i), b = glow_elem_geti(want->dt, want->data, i);
+      uint64_t diff = a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a; /* no int64 overflow */
+      mismatch = dt == GLOW_DT_BOOL ? a != b : diff > (uint64_t)t->int_tol;
+      max_abs = fmax(max_abs, fabs((double)a - (double)b));
+      max_ref = fmax(max_ref, fabs((double)b));
     }
     if (mismatch && first_bad < 0)
       first_bad = i;

@@ -37,7 +37,7 @@ static int one(const char *dir, const glow_tolerance *tol) {
 }
 
 int main(int argc, char **argv) {
-  glow_tolerance tol = {1e-3, 1e-5, -1};
+  glow_tolerance tol = {1e-3, 1e-5, -1, 0};
   int first = 1;
   while (first + 1 < argc && argv[first][0] == '-')
     first += 2;

@@ -14,7 +14,7 @@
 #include "glowc.h"
 
 int main(int argc, char **argv) {
-  glow_tolerance tol = {1e-3, 1e-5, -1};
+  glow_tolerance tol = {1e-3, 1e-5, -1, 0};
   if (argc < 3) {
     fprintf(stderr, "usage: run-interp <model.onnx> <case_dir> [-bind-input=<name>,<file.pb>]... [-rtol R]...\n");
     return 2;
