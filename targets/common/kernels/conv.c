@@ -254,7 +254,12 @@ static inline void conv_split(int64_t units, int64_t osz, int64_t pb, int64_t pa
  * pixel-major; then 16 x 16 blocks transposed in registers move the strip to
  * Y's channel rows (whole vectors, not a scalar store per output), and the
  * epilogue takes those rows while in cache. */
-#define CONV_STRIP_FLOATS (GLOW_STACK_PANEL_FLOATS / 2)
+/* At least 48 pixels (a multiple of 16 and of every tile's) and a tile of 6 past them, for one
+ * block of 16 channels: with 2 KiB panels (armv6m) half a panel holds 16 pixels, and a strip
+ * of none would never end. */
+#define CONV_STRIP_MIN ((48 + 6) * 16)
+#define CONV_STRIP_FLOATS                                                                                              \
+  (GLOW_STACK_PANEL_FLOATS / 2 > CONV_STRIP_MIN ? GLOW_STACK_PANEL_FLOATS / 2 : CONV_STRIP_MIN)
 
 /* Moves n <= 16 pixels x 16 channels between a strip (pixel-major, rows cw
  * apart) and Y (channel rows osz apart), either way; channels past mb are
