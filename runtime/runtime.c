@@ -42,6 +42,8 @@ uint64_t glow_rt_alignment(const glow_bundle *b) { return b->config->alignment ?
 
 void *glow_rt_alloc_area(uint64_t size, uint64_t align) {
   void *p = NULL;
+  if (size > SIZE_MAX - align) /* a 32-bit program: the size would be cut to its low bits */
+    return NULL;
   if (posix_memalign(&p, (size_t)align, (size_t)(size ? size : align)))
     return NULL;
   memset(p, 0, (size_t)(size ? size : align));

@@ -398,6 +398,26 @@ static int build_gpu_steps(cg *c, const glow_graph *g, const glow_plan *p, const
   return rc;
 }
 
+/* The three areas must fit the target's address space together: on a 32-bit target (armv7,
+ * Cortex-M) a larger plan would wrap the bundle's offsets and the runtime could not allocate it. */
+static int areas_fit(LLVMTargetMachineRef tm, const glow_plan *p, const char *triple) {
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+  unsigned bits = 8 * LLVMPointerSize(td);
+  LLVMDisposeTargetData(td);
+  if (bits >= 64)
+    return 0;
+  uint64_t space = (uint64_t)1 << bits;
+  if (p->const_size < space && p->mutable_size < space - p->const_size &&
+      p->act_size < space - p->const_size - p->mutable_size)
+    return 0;
+  glow_error("-target", "the bundle needs %llu bytes (constant weights %llu, mutable weights %llu, activations %llu), "
+             "more than the %u-bit address space of %s: compile it for a 64-bit target, or make the model smaller "
+             "(e.g. its inputs, through -model-input)",
+             (unsigned long long)(p->const_size + p->mutable_size + p->act_size), (unsigned long long)p->const_size,
+             (unsigned long long)p->mutable_size, (unsigned long long)p->act_size, bits, triple);
+  return -1;
+}
+
 /* LLVM's loop unroller also unrolls loops by a runtime trip count where the
  * CPU's scheduling model asks for it (znver3, skylake, ...). Every trip count a
  * kernel has that matters is a constant once inlined, and the loops that are
@@ -443,6 +463,10 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   LLVMTargetMachineRef tm = glow_target_machine(&o->target, tgt, &rt);
   if (!tm)
     return -1;
+  if (areas_fit(tm, p, tgt->kernel_triple)) {
+    LLVMDisposeTargetMachine(tm);
+    return -1;
+  }
 
   cg c;
   memset(&c, 0, sizeof c);

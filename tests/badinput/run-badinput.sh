@@ -222,6 +222,9 @@ mcpu-not-triple) # LLVM would quietly compile Armv7E-M code for the Armv6-M trip
 hard-float-no-fpu) # eabihf on a Cortex-M0
   args=(-model="$relu" -emit-bundle="$out" -target=thumbv6m-none-eabihf)
   want="-target: error: thumbv6m-none-eabihf .*hard float.*cortex-m0 has no FPU: use -target=thumbv6m-none-eabi " ;;
+areas-over-32-bit) # 4.8 GB of mutable weights (a batch of 30M) for 32-bit Arm Linux: more than its address space
+  args=(-model="$relu" -emit-bundle="$out" -target=armv7-linux-gnueabihf -model-input=x,float,[30000000,4,5])
+  want="-target: error: the bundle needs 4800000000 bytes .*mutable weights 4800000000.*, more than the 32-bit address space of armv7-linux-gnueabihf" ;;
 float-abi-hard-no-fpu)
   args=(-model="$relu" -emit-bundle="$out" -target=arm -mcpu=cortex-m0plus -float-abi=hard)
   want="-float-abi: error: hard .*cortex-m0plus has no FPU: drop -float-abi=hard" ;;

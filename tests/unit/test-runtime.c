@@ -93,6 +93,18 @@ int main(int argc, char **argv) {
   CHECK(!memcmp(logits, out2.data, sizeof logits) && memcmp(logits, out.data, sizeof logits));
   CHECK(strcmp(glow_status_string(GLOW_RT_ERR_TYPE), "type or shape mismatch") == 0);
 
+  /* An area larger than size_t holds (2^32 + 64 bytes in a 32-bit program; tests/cross runs this
+   * there) is refused, not cut to its low bits (a 64-byte area the bundle would write past). */
+  struct BundleConfig huge = digits_config;
+  huge.mutableWeightVarsMemSize = SIZE_MAX == UINT32_MAX ? ((uint64_t)1 << 32) + 64 : UINT64_MAX - 8;
+  glow_bundle hb = b;
+  hb.config = &huge;
+  glow_weights *hw = NULL;
+  glow_instance *hi = NULL;
+  CHECK(glow_weights_load(&hb, argv[1], &hw) == GLOW_RT_OK);
+  CHECK(glow_instance_create(&hb, hw, &hi) == GLOW_RT_ERR_NOMEM && !hi);
+  glow_weights_free(hw);
+
   glow_instance_free(inst2);
   glow_instance_free(inst);
   glow_weights_free(w);
