@@ -6,7 +6,7 @@ glowc's code the way the host build does; only the tools and the include directo
 
 load("@bazel_tools//tools/cpp:unix_cc_toolchain_config.bzl", "cc_toolchain_config")
 
-def linux_gcc_cross(name, cpu, triple):
+def linux_gcc_cross(name, cpu, triple, cpu_flags = []):
     """Declares platform `name`, and toolchain `name`_toolchain that gives it `triple`-gcc.
 
     Args:
@@ -14,6 +14,8 @@ def linux_gcc_cross(name, cpu, triple):
       cpu: the @platforms//cpu constraint (and Bazel's target_cpu), e.g. aarch64.
       triple: the GNU triple Debian's packages use: /usr/bin/<triple>-gcc, /usr/<triple>/include,
         /usr/lib/gcc-cross/<triple>/ (gcc-<triple> libc6-dev-<arch>-cross).
+      cpu_flags: the flags that pick the CPU and its ABI where the triple's default is not the
+        platform's (-mfpu=neon for Armv7 with NEON), in both the compile and the link flags.
     """
     constraints = ["@platforms//os:linux", "@platforms//cpu:" + cpu]
     native.platform(
@@ -46,7 +48,7 @@ def linux_gcc_cross(name, cpu, triple):
         ),
         # The host toolchain's flags (@local_config_cc//:BUILD) less its gold and /usr/bin
         # linker choice: gold has no RISC-V, and the cross gcc finds its own ld.
-        compile_flags = [
+        compile_flags = cpu_flags + [
             "-U_FORTIFY_SOURCE",
             "-fstack-protector",
             "-Wall",
@@ -63,7 +65,7 @@ def linux_gcc_cross(name, cpu, triple):
             "-fdata-sections",
         ],
         dbg_compile_flags = ["-g"],
-        link_flags = [
+        link_flags = cpu_flags + [
             "-Wl,-no-as-needed",
             "-Wl,-z,relro,-z,now",
             "-pass-exit-codes",

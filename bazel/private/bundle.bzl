@@ -9,8 +9,20 @@ load(":plugins.bzl", "PLUGIN_ATTRS", "add_plugin_args")
 # CMAKE_SYSTEM_PROCESSOR (cmake/GlowBundle.cmake).
 _TRIPLES = {
     "aarch64": "aarch64-linux-gnu",
+    "armv7": "armv7-linux-gnueabihf",
     "riscv64": "riscv64-linux-gnu",
     "x86_64": "x86_64-unknown-linux-gnu",
+}
+
+# The triple for a bare-metal platform's Arm core (@glowc//toolchains/arm:core), whose name is
+# also the bundle's -mcpu: a Cortex-M4 and an M7 share the triple, not the CPU. eabi (M0: no
+# FPU) passes floats in core registers, eabihf in FPU registers, as the cores' C toolchains do.
+_ARM_CORES = {
+    "cortex-m0": "thumbv6m-none-eabi",
+    "cortex-m4": "thumbv7em-none-eabihf",
+    "cortex-m7": "thumbv7em-none-eabihf",
+    "cortex-m33": "thumbv8m.main-none-eabihf",
+    "cortex-m55": "thumbv8.1m.main-none-eabihf",
 }
 
 _HOST_CPU = [c for c in HOST_CONSTRAINTS if c.startswith("@platforms//cpu:")]
@@ -72,15 +84,28 @@ def _triple(ctx):
         return ctx.attr.target
     return _platform_triple(ctx)
 
+def _platform_core(ctx):
+    """The target platform's Arm core (cortex-m4, ...), None when it names none."""
+    for core in ctx.attr._arm_cores:
+        if ctx.target_platform_has_constraint(core[platform_common.ConstraintValueInfo]):
+            return core.label.name
+    return None
+
 def _platform_triple(ctx):
     """The target platform's triple, None when it is the host's CPU."""
+    core = _platform_core(ctx)
+    if core:
+        return _ARM_CORES[core]
     host = ctx.attr._host_cpu
     if host and ctx.target_platform_has_constraint(host[platform_common.ConstraintValueInfo]):
         return None
     for cpu in ctx.attr._cpus:
         if ctx.target_platform_has_constraint(cpu[platform_common.ConstraintValueInfo]):
             return _TRIPLES[cpu.label.name]
-    fail("the target platform's CPU is none of %s: set the triple with `target`" % ", ".join(_TRIPLES), "target")
+    fail("the target platform's CPU is none of %s, and it has no Arm core of @glowc//toolchains/arm (%s): " % (
+        ", ".join(_TRIPLES),
+        ", ".join(_ARM_CORES),
+    ) + "set the triple with `target`", "target")
 
 def _glow_bundle_impl(ctx):
     name = ctx.attr.network_name or ctx.label.name
@@ -127,7 +152,9 @@ def _glow_bundle_impl(ctx):
         if host_triple:
             args.add(host_triple, format = "-cuda-host=%s")
     if not [o for o in ctx.attr.options if o.startswith("-mcpu=")]:
-        args.add(ctx.attr.cpu, format = "-mcpu=%s")
+        # A triple from a Cortex-M platform comes with its core; `target` takes `cpu` as given.
+        core = _platform_core(ctx) if triple and not ctx.attr.target else None
+        args.add(core if core and ctx.attr.cpu == "baseline" else ctx.attr.cpu, format = "-mcpu=%s")
     if ctx.attr.num_threads < 1:
         fail("num_threads must be at least 1", "num_threads")
     if ctx.attr.num_threads > 1:
@@ -202,7 +229,9 @@ under its runfiles at `<package>/<name>.bundle/<network_name>.weights.bin`.
 The compiler runs on the execution platform; the bundle is compiled for the
 target platform: with `--platforms=@glowc//toolchains:linux_aarch64` (and
 `--incompatible_enable_cc_toolchain_resolution`, so that the program links
-with the cross toolchain too) it gets `-target=aarch64-linux-gnu`.""",
+with the cross toolchain too) it gets `-target=aarch64-linux-gnu`; with a
+Cortex-M platform (`@glowc//toolchains:cortex_m4`, ...) its core's triple and
+CPU (`-target=thumbv7em-none-eabihf -mcpu=cortex-m4`).""",
     attrs = dict(PLUGIN_ATTRS, **{
         "model": attr.label(
             doc = "The model: an ONNX file or a TFLite file (`.tflite`). Editing it recompiles the bundle.",
@@ -226,10 +255,10 @@ with the cross toolchain too) it gets `-target=aarch64-linux-gnu`.""",
             default = ["bin"],
         ),
         "target": attr.string(
-            doc = "The target triple (`-target=`). Default: the target platform's (`aarch64-linux-gnu`, `riscv64-linux-gnu`, `x86_64-unknown-linux-gnu` for `@platforms//cpu:aarch64`, `riscv64`, `x86_64`), none when it is the host's CPU; a `-target` in `options` also wins. `nvptx64-nvidia-cuda` makes a CUDA bundle (PTX for `cpu`, default `sm_80`; the object for the target platform, and `@glowc//runtime:glowc_runtime_cuda` linked with it: `glow_instance_create_cuda`).",
+            doc = "The target triple (`-target=`). Default: the target platform's (`aarch64-linux-gnu`, `armv7-linux-gnueabihf`, `riscv64-linux-gnu`, `x86_64-unknown-linux-gnu` for `@platforms//cpu:aarch64`, `armv7`, `riscv64`, `x86_64`; `thumbv6m-none-eabi`, `thumbv7em-none-eabihf`, `thumbv8m.main-none-eabihf`, `thumbv8.1m.main-none-eabihf` for the Arm cores `@glowc//toolchains/arm:cortex-m0`, `cortex-m4` and `cortex-m7`, `cortex-m33`, `cortex-m55`), none when it is the host's CPU; a `-target` in `options` also wins. `nvptx64-nvidia-cuda` makes a CUDA bundle (PTX for `cpu`, default `sm_80`; the object for the target platform, and `@glowc//runtime:glowc_runtime_cuda` linked with it: `glow_instance_create_cuda`).",
         ),
         "cpu": attr.string(
-            doc = "The target CPU (`-mcpu=`). Default: `baseline`, the triple's portable baseline (x86-64-v2, generic Armv8-A, RV64GC): an action's output must not depend on the machine that runs it, or a remote cache would hand one machine's bundle to another. `native` gives the build machine's CPU (fastest there; keep such bundles out of shared caches), or name one (`znver4`, `neoverse-n1`). A `-mcpu` in `options` also wins.",
+            doc = "The target CPU (`-mcpu=`). Default: `baseline`, the triple's portable baseline (x86-64-v2, generic Armv8-A, Armv7-A with NEON, RV64GC), and on a platform with an Arm core (`@glowc//toolchains/arm:cortex-m4`, ...) that core: an action's output must not depend on the machine that runs it, or a remote cache would hand one machine's bundle to another. `native` gives the build machine's CPU (fastest there; keep such bundles out of shared caches), or name one (`znver4`, `neoverse-n1`). A `-mcpu` in `options` also wins.",
             default = "baseline",
         ),
         "num_threads": attr.int(
@@ -245,6 +274,11 @@ with the cross toolchain too) it gets `-target=aarch64-linux-gnu`.""",
         "_cpus": attr.label_list(
             doc = "The CPU constraints the target triple is chosen by.",
             default = ["@platforms//cpu:" + cpu for cpu in _TRIPLES],
+            providers = [platform_common.ConstraintValueInfo],
+        ),
+        "_arm_cores": attr.label_list(
+            doc = "The Arm cores (@glowc//toolchains/arm:core) the triple and -mcpu of a bare-metal platform are chosen by.",
+            default = ["//toolchains/arm:" + core for core in _ARM_CORES],
             providers = [platform_common.ConstraintValueInfo],
         ),
         "_host_cpu": attr.label(

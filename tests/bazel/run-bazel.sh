@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds the digits example with Bazel (the toolchain from source, then the bundle
 # through glow_bundle) and checks its predictions against examples/digits/expected.txt;
-# given the CMake build's bundle folder, also that both bundles are byte-identical.
-#   run-bazel.sh [source-dir [cmake-bundle-dir]]
+# given the CMake build's bundle folder, also that both bundles are byte-identical; given its
+# targets folder too, that every target's kernel bitcode (embedded in the compiler) is.
+#   run-bazel.sh [source-dir [cmake-bundle-dir [cmake-targets-dir]]]
 set -euo pipefail
 src=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 cmake_bundle=${2-}
+cmake_targets=${3-}
 . "$src/tests/bazel/common.sh"
 trap 'bz shutdown >/dev/null 2>&1 || true' EXIT
 cd "$src"
@@ -66,4 +68,28 @@ if [ -n "$cmake_bundle" ]; then
     cmp "$(dirname "$cmake_bundle")/digits_zst.bundle/$f" "$bin/examples/digits/digits_zst.bundle/$f"
   done
   echo "the Bazel and CMake bundles (float, int8 and packed) and profiles are byte-identical"
+fi
+
+if [ -n "$cmake_targets" ]; then
+  # The kernel bitcode of every target CMake builds (targets/CMakeLists.txt's GLOWC_TARGETS),
+  # as the compiler that built the bundles above (exec configuration) embeds it.
+  exec_root=$(bz info "${bz_build_flags[@]}" execution_root)
+  bazel_bcs=$(bz cquery "${bz_build_flags[@]}" 'filter("kernels-.*_bc$", deps(//examples/digits:digits_bundle))' \
+    --output=starlark --starlark:expr='"\n".join([f.path for f in target.files.to_list()])' 2>/dev/null)
+  n=0
+  for cmake_bc in "$cmake_targets"/kernels-*.bc; do
+    bc=$(grep "/$(basename "$cmake_bc")\$" <<<"$bazel_bcs" || true)
+    if [ -z "$bc" ]; then
+      echo "Bazel builds no $(basename "$cmake_bc") (targets/BUILD's GLOWC_TARGETS lacks a target of targets/CMakeLists.txt)" >&2
+      exit 1
+    fi
+    if ! cmp "$cmake_bc" "$exec_root/$bc"; then
+      echo "$(basename "$cmake_bc") differs between CMake and Bazel: targets/BUILD and the target's target.cmake" \
+        "(GLOWC_TARGET_CFLAGS, its own sources) or common/kernels.cmake are out of step" >&2
+      exit 1
+    fi
+    n=$((n + 1))
+  done
+  [ "$n" -gt 0 ] || { echo "no kernel bitcode in $cmake_targets" >&2; exit 1; }
+  echo "the kernel bitcode of all $n targets is byte-identical: $(basename -a "$cmake_targets"/kernels-*.bc | sed 's/kernels-//; s/\.bc//' | paste -sd' ')"
 fi
