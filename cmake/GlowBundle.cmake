@@ -21,6 +21,7 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
                     [FEATURES <feature>...]
                     [MODEL_INPUTS <name,type,[d0,d1,...]>...]
                     [NUM_THREADS <n>]
+                    [RAM_SIZE <bytes>[K|M|G]] [FLASH_SIZE <bytes>[K|M|G]]
                     [PASS_PLUGINS <target or file>...]
                     [PASSES <name>...]
                     [OPTIONS <model-compiler option>...])
@@ -95,6 +96,12 @@ module; so does ``add_subdirectory()`` of the glowc source tree.
     product and pooling steps into ``n`` parts, run by the thread pool of
     ``glowc::runtime_threads`` when the program links it (on the calling
     thread otherwise). Outputs are the same bits for any thread count.
+  ``RAM_SIZE``, ``FLASH_SIZE``
+    The board's memory the bundle may use, e.g. ``RAM_SIZE 192K FLASH_SIZE
+    1M`` (K: 1024 bytes), passed as ``-ram-size=`` and ``-flash-size=``: the
+    build fails, naming each part of the bundle (activations, mutable and
+    constant weights, the entry point's measured stack; code and read-only
+    data) and what to change, when it does not fit.
   ``FEATURES``
     Target features to add (``avx512f`` or ``+avx512f``) or remove
     (``-avx512f``), passed as one ``-mattr=+a,-b``.
@@ -212,7 +219,7 @@ endfunction()
 
 function(add_glow_bundle target)
   cmake_parse_arguments(PARSE_ARGV 1 arg ""
-    "MODEL;NETWORK_NAME;BUNDLE_API;PROFILE;QUANTIZATION_SCHEMA;TARGET;CPU;NUM_THREADS"
+    "MODEL;NETWORK_NAME;BUNDLE_API;PROFILE;QUANTIZATION_SCHEMA;TARGET;CPU;NUM_THREADS;RAM_SIZE;FLASH_SIZE"
     "WEIGHTS;FEATURES;MODEL_INPUTS;OPTIONS;PASS_PLUGINS;PASSES")
   set(where "add_glow_bundle(${target})")
   set(bad FALSE)
@@ -263,6 +270,12 @@ function(add_glow_bundle target)
     message(SEND_ERROR "${where}: CPU '${arg_CPU}' is not a CPU name")
     set(bad TRUE)
   endif()
+  foreach(kw RAM_SIZE FLASH_SIZE)
+    if(DEFINED arg_${kw} AND NOT arg_${kw} MATCHES "^[0-9]+([KkMmGg](i?B)?)?$")
+      message(SEND_ERROR "${where}: ${kw} '${arg_${kw}}' is not a size of memory (bytes, or K, M or G: e.g. 256K)")
+      set(bad TRUE)
+    endif()
+  endforeach()
   set(mattr "")
   foreach(f ${arg_FEATURES})
     if(NOT f MATCHES "^[+-]?[A-Za-z0-9_.-]+$")
@@ -339,6 +352,12 @@ function(add_glow_bundle target)
   endif()
   if(DEFINED arg_NUM_THREADS)
     list(APPEND flags -num-threads=${arg_NUM_THREADS})
+  endif()
+  if(DEFINED arg_RAM_SIZE)
+    list(APPEND flags -ram-size=${arg_RAM_SIZE})
+  endif()
+  if(DEFINED arg_FLASH_SIZE)
+    list(APPEND flags -flash-size=${arg_FLASH_SIZE})
   endif()
   if(mattr)
     string(REPLACE ";" "," mattr "${mattr}")

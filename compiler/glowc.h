@@ -572,6 +572,23 @@ enum {
   GLOW_WEIGHTS_EMBEDDED = 4, /* in <name>.o, section .rodata.glow.<name>, symbol <name>_constant_weights */
   GLOW_WEIGHTS_ZST = 8,      /* <name>.weights.zst; with EMBEDDED: packed in <name>.o, <name>_constant_weights_zst */
 };
+/* codegen/stack-usage.c: the most stack an entry point of the bundle uses, measured as the
+ * object is made: every function's frame as LLVM's code generator laid it out, and its return
+ * address, summed along the deepest path of the module's static call graph from each
+ * exported function, plus GLOW_STACK_LIBRARY_BYTES for the C library and compiler routines
+ * that path may call (memcpy, __aeabi_*). 128: the deepest chain of such routines in
+ * arm-none-eabi's libgcc and newlib is 108 bytes (armv6-m's __aeabi_ldivmod; 48 on armv7e-m
+ * and armv8-m), and they call nothing else. */
+#define GLOW_STACK_LIBRARY_BYTES 128
+typedef struct glow_stack_usage {
+  int measured;     /* 0: not measured (a GPU bundle; or nothing asked) */
+  int own_codegen;  /* measured on glowc's own code generator's object, not on -llvm-compiler's */
+  uint64_t bytes;   /* the worst case, GLOW_STACK_LIBRARY_BYTES included */
+  char entry[128];  /* the exported function whose path is deepest */
+  char path[512];   /* that path, "entry > step > kernel" (shortened when long) */
+  char unknown[256]; /* "" if bytes bounds the stack; else why it is only a lower bound */
+} glow_stack_usage;
+
 typedef struct glow_bundle_options {
   const char *network_name;
   const char *entry_name;   /* defaults to network_name */
@@ -606,6 +623,7 @@ typedef struct glow_bundle_options {
   const char *entries_note;    /* the header comment's lines on them */
   const char *extern_decls;    /* their steps' declarations of the caller's functions (glow_emit_extern_decls) */
   int module_only;             /* *obj is the optimized module's bitcode, to be linked (codegen/link-entries.c) */
+  glow_stack_usage *stack;     /* set by the object's making (not with module_only); NULL: not measured */
 } glow_bundle_options;
 /* Emits the object file bytes into *obj (malloc'd). */
 int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_options *o, void **obj, size_t *obj_size);

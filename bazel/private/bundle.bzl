@@ -159,6 +159,10 @@ def _glow_bundle_impl(ctx):
         fail("num_threads must be at least 1", "num_threads")
     if ctx.attr.num_threads > 1:
         args.add(str(ctx.attr.num_threads), format = "-num-threads=%s")
+    if ctx.attr.ram_size:
+        args.add(ctx.attr.ram_size, format = "-ram-size=%s")
+    if ctx.attr.flash_size:
+        args.add(ctx.attr.flash_size, format = "-flash-size=%s")
     inputs = [ctx.file.model]
     if ctx.file.profile:
         args.add(ctx.file.profile, format = "-load-profile=%s")
@@ -264,6 +268,12 @@ CPU (`-target=thumbv7em-none-eabihf -mcpu=cortex-m4`).""",
         "num_threads": attr.int(
             doc = "`-num-threads=`: the bundle splits its convolution and matrix-product steps into this many parts, run by the thread pool of `@glowc//runtime:glowc_runtime_threads` when the program links it (on the calling thread otherwise). Outputs are the same bits for any value.",
             default = 1,
+        ),
+        "ram_size": attr.string(
+            doc = "`-ram-size=`: the board's RAM the bundle may use, in bytes or with K, M or G (1024 bytes, ...), e.g. `192K`. The action fails, naming each part (activations, mutable and constant weights, the entry point's measured stack) and what to change, when the bundle needs more.",
+        ),
+        "flash_size": attr.string(
+            doc = "`-flash-size=`: the board's flash the bundle may use (as `ram_size`); the action fails when the object's code and read-only data and the constant weights need more.",
         ),
         "model_inputs": attr.string_list(
             doc = "Input declarations `<name>,<type>,[d0,d1,...]`, each passed as `-model-input=`.",

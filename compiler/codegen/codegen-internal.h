@@ -42,6 +42,14 @@ int glow_gpu_host_object(const glow_target *tgt, const glow_graph *g, const glow
                          const glow_bundle_options *o, const char *ptx, size_t ptx_size, const glow_gpu_step *steps,
                          int nsteps, void **obj, size_t *obj_size);
 
+/* codegen/stack-usage.c: the frames of m's functions as LLVM lays them out, kept from the
+ * diagnostics of the object's making, which happens between begin and end; begin marks every
+ * function of m and takes the context's diagnostic handler until end. end fills *u (when not
+ * NULL) from m's call graph, and returns -1 if LLVM reported an error meanwhile (printed). */
+typedef struct glow_stack_probe glow_stack_probe;
+glow_stack_probe *glow_stack_probe_begin(LLVMModuleRef m);
+int glow_stack_probe_end(glow_stack_probe *p, LLVMModuleRef m, glow_stack_usage *u);
+
 /* codegen/link-entries.c: the module's bitcode (malloc'd into *out), for -entry's link. @return 0. */
 int glow_module_bitcode(LLVMModuleRef m, void **out, size_t *size);
 

@@ -158,6 +158,16 @@ int glow_emit_header(const glow_graph *g, const glow_plan *p, const glow_bundle_
     }
     glow_sb_printf(b, "\n");
   }
+  const glow_stack_usage *st = o->stack;
+  if (st && st->measured && !st->own_codegen) { /* not with -llvm-compiler: another tool made the object */
+    glow_sb_printf(b, "// glowc extension: the stack (bytes) an entry point uses at %s, measured on this\n"
+                      "// object: the deepest call path's frames and return addresses, plus %d for C library\n"
+                      "// and compiler routines. The program's own frames come on top.%s%s\n#define ",
+                   st->unknown[0] ? "least" : "most", GLOW_STACK_LIBRARY_BYTES, st->unknown[0] ? "\n// More: " : "",
+                   st->unknown);
+    ident(b, net, 1);
+    glow_sb_printf(b, "_STACK_SIZE %llu\n\n", (unsigned long long)st->bytes);
+  }
   glow_sb_printf(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
   if (o->dynamic_api)
     glow_sb_printf(b, "// Bundle configuration: memory sizes and the symbol table.\nextern BundleConfig %s_config;\n"

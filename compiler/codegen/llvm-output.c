@@ -54,6 +54,21 @@ static int output_assembly(LLVMTargetMachineRef tm, LLVMModuleRef m, const glow_
   return 0;
 }
 
+/* The stack of an object that -llvm-compiler (or the in-process step after -llvm-opt) makes:
+ * measured on glowc's own object of a copy of m, which is then dropped. */
+static int measure_copy(LLVMTargetMachineRef tm, LLVMModuleRef m, const char *triple, glow_stack_usage *u) {
+  LLVMModuleRef copy = LLVMCloneModule(m);
+  glow_stack_probe *probe = glow_stack_probe_begin(copy);
+  void *obj = NULL;
+  size_t size;
+  int rc = glow_codegen_emit(tm, copy, LLVMObjectFile, triple, &obj, &size);
+  rc |= glow_stack_probe_end(probe, copy, rc ? NULL : u);
+  u->own_codegen = 1;
+  free(obj);
+  LLVMDisposeModule(copy);
+  return rc ? -1 : 0;
+}
+
 int glow_llvm_output(LLVMTargetMachineRef tm, LLVMModuleRef m, const glow_bundle_options *o,
                      const glow_resolved_target *rt, int assembly, void **out, size_t *size) {
   *out = NULL;
@@ -65,10 +80,13 @@ int glow_llvm_output(LLVMTargetMachineRef tm, LLVMModuleRef m, const glow_bundle
   int external = o->llvm_opt || o->llvm_compiler;
   char *text = NULL, *tool_text = NULL;
   size_t text_size = 0, tool_text_size = 0;
+  int rc = 0;
+  glow_stack_probe *probe = o->stack && !external ? glow_stack_probe_begin(m) : NULL;
+  if (o->stack && external)
+    rc = measure_copy(tm, m, rt->triple, o->stack);
   /* -dump-llvm-asm prints what the target machine makes of the module, as Glow does, even
    * where external tools make the object (and -llvm-save-asm's file) afterwards. */
-  int rc = 0;
-  if (o->dump_llvm_asm || (o->asm_text && !external))
+  if (!rc && (o->dump_llvm_asm || (o->asm_text && !external)))
     rc = emit_asm_copy(tm, m, rt->triple, &text, &text_size);
   if (!rc && o->dump_llvm_asm)
     print_asm(text, text_size);
@@ -76,6 +94,8 @@ int glow_llvm_output(LLVMTargetMachineRef tm, LLVMModuleRef m, const glow_bundle
     rc = glow_llvm_tools(tm, m, o, rt, out, size, o->asm_text != NULL, &tool_text, &tool_text_size);
   else if (!rc)
     rc = glow_codegen_emit(tm, m, LLVMObjectFile, rt->triple, out, size);
+  if (probe && glow_stack_probe_end(probe, m, rc ? NULL : o->stack))
+    rc = -1;
   if (external) {
     free(text);
     text = tool_text;

@@ -241,6 +241,12 @@ static int key_custom(glow_sha256_ctx *s, const glow_option *o, const glow_drive
         return -1;
     return 0;
   }
+  if (!strcmp(n, "ram-size") || !strcmp(n, "flash-size")) { /* no byte differs, but the bundle was checked against it */
+    char v[24];
+    snprintf(v, sizeof v, "%llu", (unsigned long long)(n[0] == 'r' ? d->ram_size : d->flash_size));
+    field_str(s, n, v);
+    return 0;
+  }
   unreachable(); /* an option marked GLOW_KEY_CUSTOM in options.def with no case here */
   return -1;
 }
@@ -255,8 +261,8 @@ int glow_cache_key(const glow_driver_options *d, char key[65]) {
   glow_sha256_init(&s);
   field_str(&s, "glowc", GLOWC_VERSION);
   /* Raised when a bundle's bytes change for the same inputs within one version (2: Glow's legalized
-   * symbol names), so that an older entry is never handed out. */
-  field_str(&s, "bundle-format", "2");
+   * symbol names; 3: the header's <NAME>_STACK_SIZE), so that an older entry is never handed out. */
+  field_str(&s, "bundle-format", "3");
   field_str(&s, "kernels", tgt->name);
   field(&s, "bitcode", tgt->bitcode, *tgt->bitcode_size);
   for (int i = 0; i < glow_noptions; i++) {

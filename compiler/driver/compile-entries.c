@@ -273,10 +273,15 @@ static int make_bundle(const glow_driver_options *d, glow_entry *e, int n, bundl
   }
   if ((b->weights & GLOW_WEIGHTS_ZST) && glow_emit_weights_zst(&u, &up, b->zst_level, &out->wzst, &out->wzst_size))
     goto done;
-  if (glow_codegen_link(&u, &up, &lo, modules, sizes, n, &out->obj, &out->obj_size))
+  glow_stack_usage stack;
+  memset(&stack, 0, sizeof stack);
+  lo.stack = glow_driver_wants_stack(d) ? &stack : NULL;
+  if (glow_codegen_link(&u, &up, &lo, modules, sizes, n, &out->obj, &out->obj_size) ||
+      glow_memory_check(d, &e[0].plan, out->obj, out->obj_size, out->wzst_size, lo.stack))
     goto done;
   glow_entries_note(e, n, &u, &out->note);
   glow_bundle_options ho = *b;
+  ho.stack = lo.stack;
   ho.nentries = n;
   ho.entries = names;
   ho.entries_note = out->note.s;

@@ -248,7 +248,10 @@ static int compile_bundle(const glow_driver_options *d, const char *key) {
     bo.asm_text = &asm_text;
     bo.asm_size = &asm_size;
   }
-  if (glow_codegen(g, &plan, &bo, &obj, &obj_size))
+  glow_stack_usage stack;
+  memset(&stack, 0, sizeof stack);
+  bo.stack = glow_driver_wants_stack(d) ? &stack : NULL;
+  if (glow_codegen(g, &plan, &bo, &obj, &obj_size) || glow_memory_check(d, &plan, obj, obj_size, wzst_size, bo.stack))
     goto done;
   if (d->nbundle_objects) { /* the object becomes an archive of it and the user's objects */
     void *ar = NULL;

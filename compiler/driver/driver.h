@@ -27,6 +27,8 @@ typedef struct glow_driver_options {
   const char *float_abi_glow; /* -float-abi as given (Glow's default|soft|hard, glowc's softfp|none) */
   const char *no_lower_kinds; /* -do-not-lower-nodes-for-profiling (nothing to do: glowc never lowers) */
   const char *march;         /* -march: Glow's architecture name (arm, thumb, aarch64, x86-64, riscv64) */
+  uint64_t ram_size, flash_size; /* -ram-size, -flash-size: the board's memory for the bundle (0: not given) */
+  const char *ram_size_arg, *flash_size_arg; /* as given */
   glow_import_options import;
   glow_pass_options passes;
   glow_bundle_options bundle;
@@ -134,6 +136,17 @@ int glow_driver_profile_check_output(const char *path);
 /* driver/quantize-graph.c */
 /* -load-profile on g (after the graph passes): loaded, checked, quantized, packed. */
 int glow_driver_quantize(glow_graph *g, const glow_driver_options *d);
+
+/* driver/memory-budget.c: -ram-size and -flash-size against what the bundle needs: its areas
+ * (p's sizes), its object's sections, the packed weights' size (wzst_size, 0: none) and the
+ * stack its codegen measured (st, NULL or not measured: none). Silent when it fits, but for
+ * -verbose, which prints the budget. @return 0, or -1 after an error naming every part. */
+int glow_memory_check(const glow_driver_options *d, const glow_plan *p, const void *obj, size_t obj_size,
+                      size_t wzst_size, const glow_stack_usage *st);
+/* 1 if the codegen measures the stack: always (the header's <NAME>_STACK_SIZE), but where
+ * external LLVM tools make the object, only for -ram-size or -verbose (it costs a second
+ * object, glowc's own, then). */
+int glow_driver_wants_stack(const glow_driver_options *d);
 
 /* driver/bundle-objects.c: -bundle-objects */
 /* The object file named (a path, or a name in $GLOWC_BUNDLE_OBJECTS_DIR), malloc'd; NULL after an error. */

@@ -85,5 +85,7 @@ int glow_opt_image_list(glow_driver_options *d, const char *v);
 int glow_opt_expected_labels(glow_driver_options *d, const char *v);
 int glow_opt_verbose(glow_driver_options *d, const char *v);
 int glow_opt_tflite_bias_max_error(glow_driver_options *d, const char *v);
+int glow_opt_ram_size(glow_driver_options *d, const char *v);
+int glow_opt_flash_size(glow_driver_options *d, const char *v);
 
 #endif

@@ -339,6 +339,12 @@ static int finish(glow_driver_tool tool, glow_driver_options *d, const unsigned 
     return -1;
   if (!d->bundle.target.triple)
     d->bundle.target.triple = d->owned_triple = glow_default_triple();
+  const glow_target *tgt = glow_target_for_triple(d->bundle.target.triple);
+  if ((d->ram_size || d->flash_size) && tgt && tgt->hosts) {
+    glow_error(d->ram_size ? "-ram-size" : "-flash-size", "not for GPU bundles (%s): their areas and code live in "
+               "the GPU's memory; leave it out", d->bundle.target.triple);
+    return -1;
+  }
   /* A bundle for the machine glowc runs on gets that machine's CPU unless -mcpu
    * says otherwise; a cross target keeps its portable baseline. */
   if (!d->bundle.target.cpu && glow_triple_is_host(d->bundle.target.triple))

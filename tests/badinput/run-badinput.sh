@@ -256,6 +256,38 @@ float-abi-not-arm)
 bad-weights)
   args=(-model="$relu" -emit-bundle="$out" -weights=bin,zip)
   want="-weights.*unknown kind 'zip'.*embedded" ;;
+ram-too-small) # the digits CNN in float, weights in RAM, for a Cortex-M0 with 2 KiB: every part named, then the fixes
+  args=(-model="$here/../../examples/digits/digits.onnx" -emit-bundle="$out" -target=thumbv6m-none-eabi -ram-size=2K)
+  n="[[:space:]]+[0-9]+" # a part's line: its bytes
+  want="digits.onnx: error: bundle 'digits' needs [0-9]+ bytes of RAM, more than -ram-size=2K \\(2048 bytes\\):\
+[[:space:]]+activations$n[[:space:]]+mutable weights$n  inputs and outputs[[:space:]]+constant weights$n  loaded into \
+RAM[[:space:]]+stack, at most$n  deepest path digits \\([0-9]+\\) > digits\\.step[^;]*; 128 for library routines\
+[[:space:]]+total$n  [0-9]+ bytes over[[:space:]]+To fit it: -weights=embedded \\(the [0-9]+ bytes of constant weights \
+stay in flash, inside digits.o\\); if the model computes in float, int8 quantization .*-load-profile=<profile.yml>.*; \
+a board with more RAM; or, if 2048 bytes is not what the program leaves the bundle, the right -ram-size" ;;
+flash-too-small) # the same with its weights in the object, for 16 KiB of flash
+  args=(-model="$here/../../examples/digits/digits.onnx" -emit-bundle="$out" -target=thumbv6m-none-eabi
+        -weights=embedded -flash-size=16K)
+  n="[[:space:]]+[0-9]+"
+  want="digits.onnx: error: bundle 'digits' needs [0-9]+ bytes of flash, more than -flash-size=16K \\(16384 bytes\\):\
+[[:space:]]+code and read-only data$n  digits.o's sections[[:space:]]+constant weights$n  inside digits.o\
+[[:space:]]+total$n  [0-9]+ bytes over[[:space:]]+To fit it: if the model computes in float, int8 quantization .*; \
+-weights=embedded,zst .*; a board with more flash" ;;
+ram-size-zero)
+  args=(-model="$relu" -emit-bundle="$out" -target=thumbv6m-none-eabi -ram-size=0)
+  want="-ram-size: error: '0' is not a size of memory: give it in bytes, or in K, M or G .*e.g. -ram-size=256K" ;;
+ram-size-bad-unit)
+  args=(-model="$relu" -emit-bundle="$out" -target=thumbv6m-none-eabi -ram-size=12Q)
+  want="-ram-size: error: '12Q' is not a size of memory" ;;
+ram-size-negative)
+  args=(-model="$relu" -emit-bundle="$out" -target=thumbv6m-none-eabi -ram-size=-64K)
+  want="-ram-size: error: '-64K' is not a size of memory" ;;
+flash-size-huge) # 2^64 and more, read without overflowing
+  args=(-model="$relu" -emit-bundle="$out" -target=thumbv6m-none-eabi -flash-size=99999999999999999999999M)
+  want="-flash-size: error: '99999999999999999999999M' is more than 2\\^48 bytes" ;;
+ram-size-gpu)
+  args=(-model="$relu" -emit-bundle="$out" -target=nvptx64-nvidia-cuda -ram-size=64K)
+  want="-ram-size: error: not for GPU bundles \\(nvptx64-nvidia-cuda\\)" ;;
 bad-mcpu)
   args=(-model="$relu" -emit-bundle="$out" -mcpu=nosuchcpu)
   want="-mcpu.*unknown CPU 'nosuchcpu'.*znver4" ;;

@@ -200,7 +200,8 @@ bad-args)
   fi
   for want in "BUNDLE_API must be static or dynamic" "WEIGHTS must be bin, txt, zst or embedded" \
               "MODEL <file.onnx or .tflite> is required" "NETWORK_NAME '1x' is not a C identifier" \
-              "WEIGHTS txt needs BUNDLE_API static" "MODEL_INPUTS: 'input,float' is not"; do
+              "WEIGHTS txt needs BUNDLE_API static" "MODEL_INPUTS: 'input,float' is not" \
+              "RAM_SIZE '12Q' is not a size of memory" "FLASH_SIZE '-1M' is not a size of memory"; do
     grep -qF "$want" "$tree.log" || { cat "$tree.log"; echo "missing: $want"; exit 1; }
   done ;;
 cross)
