@@ -53,4 +53,8 @@ static inline int glow_qdot_x_signed(void) { return glow_target_a64_dotprod; }
 /* 32 registers of 16 bytes: the narrow register tile. */
 static inline int glow_qdot_wide(void) { return 0; }
 
+/* Whether the int8 kernels take the Cortex-M paths (kernels/qconv-mcu.h,
+ * kernels/qgemm-mcu.h): 0, this target has vectors for the ones above. */
+static inline int glow_qdot_mcu(void) { return 0; }
+
 #endif

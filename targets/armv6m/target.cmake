@@ -4,4 +4,4 @@
 set(GLOWC_TARGET_TRIPLE thumbv6m-none-eabi)
 set(GLOWC_TARGET_CFLAGS "-mcpu=cortex-m0 -mfloat-abi=soft -fshort-enums -DGLOW_STACK_PANEL_FLOATS=512")
 set(GLOWC_TARGET_KERNEL_SOURCES)
-set(GLOWC_TARGET_KERNEL_HEADERS)
+set(GLOWC_TARGET_KERNEL_HEADERS qdot.h)

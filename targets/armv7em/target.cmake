@@ -5,4 +5,4 @@
 set(GLOWC_TARGET_TRIPLE thumbv7em-none-eabihf)
 set(GLOWC_TARGET_CFLAGS "-mcpu=cortex-m4 -mfloat-abi=hard -fshort-enums -DGLOW_STACK_PANEL_FLOATS=2048")
 set(GLOWC_TARGET_KERNEL_SOURCES)
-set(GLOWC_TARGET_KERNEL_HEADERS)
+set(GLOWC_TARGET_KERNEL_HEADERS qdot.h)

@@ -3,4 +3,4 @@
 set(GLOWC_TARGET_TRIPLE thumbv8m.main-none-eabihf)
 set(GLOWC_TARGET_CFLAGS "-mcpu=cortex-m33 -mfloat-abi=hard -fshort-enums -DGLOW_STACK_PANEL_FLOATS=2048")
 set(GLOWC_TARGET_KERNEL_SOURCES)
-set(GLOWC_TARGET_KERNEL_HEADERS)
+set(GLOWC_TARGET_KERNEL_HEADERS qdot.h)

@@ -23,4 +23,8 @@ static inline int glow_qdot_x_signed(void) { return 0; }
 /* Register tile: 1 for targets with 32 vector registers of 64 bytes, 0 otherwise. */
 static inline int glow_qdot_wide(void) { return 0; }
 
+/* Whether the int8 kernels take the Cortex-M paths (kernels/qconv-mcu.h,
+ * kernels/qgemm-mcu.h): 0, this target has vectors for the ones above. */
+static inline int glow_qdot_mcu(void) { return 0; }
+
 #endif

@@ -120,4 +120,8 @@ static inline int glow_qdot_x_signed(void) { return 0; } /* vpdpbusd: unsigned t
 /* 32 registers of 64 bytes (AVX-512) take the larger register tile. */
 static inline int glow_qdot_wide(void) { return glow_target_x86_zmm; }
 
+/* Whether the int8 kernels take the Cortex-M paths (kernels/qconv-mcu.h,
+ * kernels/qgemm-mcu.h): 0, this target has vectors for the ones above. */
+static inline int glow_qdot_mcu(void) { return 0; }
+
 #endif

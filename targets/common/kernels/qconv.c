@@ -334,13 +334,20 @@ static inline int64_t qconv_rows_per_band(const int64_t *p, int wide) {
   return R < out[1] ? R : out[1];
 }
 
+#include "kernels/qconv-mcu.h"
 #include "kernels/qconv-pairs.h"
 
-/* Int16 pairs where the target wants them (qconv-pairs.h), split into parts;
- * else 4-byte dot products, in part 0: the wide tile where the target has the
+/* Cortex-M's paths where the target is one (qconv-mcu.h), in part 0; int16
+ * pairs where the target wants them (qconv-pairs.h), split into parts; else
+ * 4-byte dot products, in part 0: the wide tile where the target has the
  * registers and a band of it fits, else the narrow one; else the direct
  * loops. */
 GLOW_KERNEL_PART(qlinearconv) {
+  if (glow_qdot_mcu() && qmcu_conv_takes(p)) {
+    if (part == 0)
+      qmcu_conv(t, p);
+    return;
+  }
   int wide = glow_qdot_wide();
   if (glow_qdot_pairs()) {
     int64_t R2 = qconv2_plane_rows(p);

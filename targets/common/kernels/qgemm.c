@@ -11,6 +11,7 @@
  *    x 16 x 4, from compiler/passes/pack-weights.c; B's strides unused); Y is
  *    dense. */
 #include "kernels/nn-vec.h"
+#include "kernels/qgemm-mcu.h"
 #include "kernels/quant.h"
 #include "qdot.h"
 
@@ -182,7 +183,10 @@ static inline void qmm_packed(uint8_t *const *t, const int64_t *p, int wide) {
         }
 }
 
+/* Cortex-M's path where the target is one (qgemm-mcu.h); packed B, else the row loops. */
 GLOW_KERNEL(qlinearmatmul) {
+  if (glow_qdot_mcu() && qmcu_matmul(t, p))
+    return;
   if (p[30] && p[17] <= QMM_NMAX)
     qmm_packed(t, p, glow_qdot_wide());
   else
