@@ -1,29 +1,32 @@
 /* QLinearConv on Cortex-M (kernels/qconv.c takes it where glow_qdot_mcu()):
- * 1-D and 2-D, int8/uint8, plain, DSP or MVE steps (kernels/qmcu.h). Two
- * paths, both reading X in its N x C x H x W layout:
+ * 1-D and 2-D, int8/uint8, with the plain, DSP or MVE steps of
+ * kernels/qmcu.h. Two paths, both reading X in its N x C x H x W layout:
  *
  * Im2col (two or more input channels per group; W in either layout of
  * qconv.c), as CMSIS-NN does it: a band of output positions is copied into a
  * stack buffer, one column of K values per position in W's order (K = C/G x
- * taps, or taps x C4 for packed W), then every output channel's weight row is
- * a dot product with each column, in register blocks:
- *   plain, DSP: columns of int16 x - x_zero_point (0 for padding), blocks of
- *     2 channels x 2 positions; DSP takes 4 weight bytes at once as two int16
- *     pairs (SXTB16: bytes 0 and 2, and 1 and 3), so each 4 values of a
- *     column are stored in that order (0, 2, 1, 3); two SMLADs add the 4
- *     products. The weight zero point is a correction,
- *       sum (x - xz)(w - wz) = sum (x - xz) w - wz sum (x - xz);
- *   MVE (packed W only): columns of int8 x' (uint8 x flipped to x - 128, and
- *     x_zero_point with it; padding holds xz', padded channels 0), blocks of
- *     1 channel x 4 positions, 16 products per VMLADAVA, and
- *       sum (x' - xz')(w - wz) = sum x' w - xz' sum w - wz sum x' + K xz' wz.
- * When a column's K values do not fit twice (4 times for MVE) in the buffer,
- * K is split into chunks and the sums of a block of channels wait in a second
- * stack buffer.
+ * taps, or taps x C4 for packed W), then each output channel's weight row is
+ * a dot product with the columns, a block of them at a time:
+ *   DSP: columns of int16 x - x_zero_point (0 for padding), 1 channel x 4
+ *     columns; 4 weight bytes at once become two int16 pairs (SXTB16: bytes
+ *     0 and 2, 1 and 3), so the columns hold each 4 values in that order
+ *     (0, 2, 1, 3) and two SMLADs add 4 products. The weight zero point is a
+ *     correction: sum (x - xz)(w - wz) = sum (x - xz) w - wz sum (x - xz);
+ *   MVE (packed W): columns of int8 x' (uint8 x flipped to x - 128, and
+ *     x_zero_point with it; padding holds xz', padded channels 0), 1 channel
+ *     x 4 columns, 16 products a VMLADAVA, and
+ *       sum (x' - xz')(w - wz) = sum x' w - xz' sum w - wz sum x' + K xz' wz;
+ *   plain: columns of bytes x' (int8 x flipped to unsigned: Armv6-M loads
+ *     bytes at constant offsets only unsigned), 1 channel x 2 columns, the
+ *     same correction.
+ * A block's columns are stored group by group (4 values for DSP, 16 for
+ * MVE), so that a step reads consecutive bytes. When K does not fit the
+ * buffer for one block, it is split into chunks and the sums of a block of
+ * channels wait in the panel's second half.
  *
  * Depthwise (one input channel per group): a band of input rows is copied as
  * bytes into a stack buffer with the padding (x_zero_point) around them; the
- * sums take the raw bytes times int16 weights less their zero point, and
+ * sums take the raw bytes times the weights less their zero point (int16),
  * less xz times the weights' sum:
  *   plain: one product at a time;
  *   DSP: 4 bytes of a row at once, bytes 0 and 2 and 1 and 3 as int16 pairs
@@ -31,8 +34,8 @@
  *   MVE: 4 output columns a vector, VMLA by each tap's weight; the horizontal
  *     stride splits the buffer's columns into phases (qconv.c says how), so a
  *     tap reads consecutive bytes.
- * Each output is then requantized as kernels/quant.h says: the same bytes as
- * the other targets' kernels. */
+ * Each output is requantized as kernels/quant.h says (qmcu.h's qmcu_rq): the
+ * same bytes as the other targets' kernels. */
 #include "kernels/qmcu.h"
 
 #define QMCU_ACC (GLOW_STACK_PANEL_FLOATS / 2) /* int32 sums waiting across chunks */
@@ -214,10 +217,11 @@ static inline int32_t qmcu_im2col(uint8_t *blk, int32_t c, const qmcu_plan *pl, 
 }
 
 /* Plain: sums of weight row w (int8, or uint8 with !wsg) with the 2 byte
- * columns (unsigned) of the block at x over n values. */
+ * columns (unsigned) of the block at x over n values. (Unrolled, Armv6-M
+ * spills: it has too few registers for the loads' offsets.) */
 static inline void qmcu_dot12(int32_t *s, const uint8_t *w, const uint8_t *x, int32_t n, int wsg) {
   int32_t a0 = 0, a1 = 0;
-#pragma clang loop unroll(disable) /* unrolled, the loads' offsets take registers and spill */
+#pragma clang loop unroll(disable)
   for (int32_t k = 0; k < n; k++, x += 2) {
     int32_t u = GLOW_Q8_ELEM(w[k], wsg);
     a0 += u * x[0];
@@ -259,20 +263,22 @@ static inline void qmcu_dot14_dsp(int32_t *s, const uint8_t *w, const int16_t *x
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 /* MVE: sums of the int8 weight row w with the 4 int8 columns of the block at
- * x over n values (zeros past n); *ws += the row's sum. */
+ * x over n values (zeros past n); *ws += the row's sum where ws. */
 static inline void qmcu_dot14_mve(int32_t *s, const int8_t *w, const int8_t *x, int32_t n, int32_t *ws) {
-  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, sw = *ws;
+  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, sw = ws ? *ws : 0;
 #pragma clang loop unroll(disable) /* unrolled, the weights are kept (spilled) across columns */
   for (int32_t k = 0; k < n; k += 16, x += 64) {
     mve_pred16_t pr = vctp8q((uint32_t)(n - k));
     int8x16_t wv = vldrbq_z_s8(w + k, pr);
-    sw = vaddvaq_s8(sw, wv);
+    if (ws)
+      sw = vaddvaq_s8(sw, wv);
     a0 = vmladavaq_s8(a0, wv, vldrbq_s8(x));
     a1 = vmladavaq_s8(a1, wv, vldrbq_s8(x + 16));
     a2 = vmladavaq_s8(a2, wv, vldrbq_s8(x + 32));
     a3 = vmladavaq_s8(a3, wv, vldrbq_s8(x + 48));
   }
-  *ws = sw;
+  if (ws)
+    *ws = sw;
   s[0] = a0;
   s[1] = a1;
   s[2] = a2;
@@ -289,13 +295,30 @@ typedef struct {
   float xscale, ys;
   const int32_t *xsum;
   int32_t *acc; /* chunked: the sums of channel m (of the block), column j at m P + j */
+  /* With few channels, once per group: each one's multiplier and weights' sum (byte columns). */
+  const float *mults;
+  const int32_t *wsums;
 } qmcu_band;
 
-/* Channel ch's multiplier, weight zero point and bias. */
-static inline void qmcu_channel(const qmcu_band *bd, int32_t ch, float *mult, int32_t *wz, int32_t *bias) {
-  const float *ws = (const float *)bd->t[5];
+#define QMCU_TABLE (GLOW_STACK_PANEL_FLOATS / 16) /* channels of that table, at most */
+
+static inline float qmcu_mult(const qmcu_band *bd, int32_t ch) {
+  return glow_q_multiplier(bd->xscale, ((const float *)bd->t[5])[bd->g.ws_pc ? ch : 0], bd->ys);
+}
+
+/* The sum of n weights of row w. */
+static inline int32_t qmcu_wsum(const uint8_t *w, int32_t n, int wsg) {
+  int32_t s = 0;
+  for (int32_t k = 0; k < n; k++)
+    s += GLOW_Q8_ELEM(w[k], wsg);
+  return s;
+}
+
+/* Channel ch's requantization, weight zero point and bias. */
+static inline void qmcu_channel(const qmcu_band *bd, int32_t ch, qmcu_rq *rq, int32_t *wz, int32_t *bias) {
   const int32_t *b = (const int32_t *)bd->t[9];
-  *mult = glow_q_multiplier(bd->xscale, ws[bd->g.ws_pc ? ch : 0], bd->ys);
+  float m = bd->mults ? bd->mults[ch % bd->g.Mg] : qmcu_mult(bd, ch);
+  *rq = qmcu_rq_of(m, bd->yz, bd->g.ysg);
   *wz = glow_q_zero(bd->t[6], bd->g.wz_pc ? ch : 0, bd->g.wsg);
   *bias = b ? b[ch] : 0;
 }
@@ -309,19 +332,21 @@ static inline int32_t qmcu_corr(const qmcu_band *bd, int32_t bias, int32_t wz, i
 }
 
 /* Channel ch (m in the block): every column of the band's chunk, PB at a
- * time; *wsum: the weights' sum over the chunks before, then with this one's
- * (byte columns); yc: the channel's output at the band. */
+ * time; yc: the channel's output at the band. Byte columns: *wsum, the
+ * weights' sum over the chunks before, then with this one's (the whole row's
+ * from the channel table when there is one). */
 static inline void qmcu_row(const qmcu_band *bd, const uint8_t *cols, int32_t ch, int32_t m, int32_t *wsum,
                             uint8_t *yc) {
   const qmcu_geo *g = &bd->g;
   const qmcu_plan *pl = &bd->pl;
   const uint8_t *w = bd->t[4] + ch * g->K + bd->k0;
-  float mult;
+  qmcu_rq rq;
   int32_t wz, bias, ws = *wsum;
-  qmcu_channel(bd, ch, &mult, &wz, &bias);
-  if (pl->form == QMCU_COL_U8)
-    for (int32_t k = 0; k < bd->kn; k++)
-      ws += GLOW_Q8_ELEM(w[k], g->wsg);
+  qmcu_channel(bd, ch, &rq, &wz, &bias);
+  if (bd->wsums)
+    ws = bd->wsums[ch % g->Mg];
+  else if (pl->form == QMCU_COL_U8)
+    ws += qmcu_wsum(w, bd->kn, g->wsg);
   for (int32_t j = 0; j < bd->np; j += pl->PB) {
     int32_t s[4];
     const uint8_t *blk = cols + j * pl->KP * pl->elem;
@@ -333,19 +358,21 @@ static inline void qmcu_row(const qmcu_band *bd, const uint8_t *cols, int32_t ch
 #endif
     } else {
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
-      ws = *wsum;
-      qmcu_dot14_mve(s, (const int8_t *)w, (const int8_t *)blk, bd->kn, &ws);
+      if (!bd->wsums)
+        ws = *wsum;
+      qmcu_dot14_mve(s, (const int8_t *)w, (const int8_t *)blk, bd->kn, bd->wsums ? 0 : &ws);
 #endif
     }
     int32_t corr = qmcu_corr(bd, bias, wz, ws);
-    for (int32_t c = 0; c < pl->PB && j + c < bd->np; c++) {
+    for (int32_t c = 0; c < pl->PB; c++) {
       if (bd->chunked) {
         int32_t *a = bd->acc + m * pl->P + j + c;
         *a = bd->k0 ? *a + s[c] : s[c];
-      } else {
-        yc[j + c] = qmcu_requant(s[c] + corr - wz * bd->xsum[j + c], mult, bd->yz, g->ysg);
       }
+      s[c] += corr - wz * bd->xsum[j + c];
     }
+    if (!bd->chunked)
+      qmcu_rq_put4(yc + j, &rq, s, qmcu_min(pl->PB, bd->np - j));
   }
   *wsum = ws;
 }
@@ -369,12 +396,21 @@ static inline void qmcu_conv_im2col(uint8_t *const *t, const int64_t *p) {
   bd.yz = glow_q_zero(t[8], 0, g->ysg);
   /* The panel: the columns, and with chunks the sums waiting in its second half. */
   uint8_t buf[2 * QMCU_BUF] __attribute__((aligned(16)));
-  int32_t xsum[QMCU_PMAX], wsum[QMCU_ACC / 2];
+  int32_t xsum[QMCU_PMAX], wsum[QMCU_ACC / 2], wsums[QMCU_TABLE];
+  float mults[QMCU_TABLE];
   bd.acc = (int32_t *)(buf + QMCU_BUF);
   bd.xsum = xsum;
+  int table = g->Mg <= QMCU_TABLE;
+  bd.mults = table ? mults : 0;
+  bd.wsums = table && pl->form != QMCU_COL_S16 ? wsums : 0;
   for (int32_t n = 0; n < g->N; n++)
     for (int32_t gi = 0; gi < g->G; gi++) {
       const uint8_t *xg = t[1] + (n * g->G + gi) * g->Cg * IHW;
+      for (int32_t m = 0; table && m < g->Mg; m++) {
+        int32_t ch = gi * g->Mg + m;
+        mults[m] = qmcu_mult(&bd, ch);
+        wsums[m] = qmcu_wsum(t[4] + ch * g->K, g->K, g->wsg);
+      }
       for (int32_t pos0 = 0; pos0 < bd.OHW; pos0 += pl->P) {
         bd.np = qmcu_min(pl->P, bd.OHW - pos0);
         for (int32_t mb0 = 0; mb0 < g->Mg; mb0 += pl->MB) {
@@ -398,12 +434,12 @@ static inline void qmcu_conv_im2col(uint8_t *const *t, const int64_t *p) {
             }
           }
           for (int32_t m = 0; bd.chunked && m < mbn; m++) { /* the sums of every chunk are in */
-            float mult;
+            qmcu_rq rq;
             int32_t wz, bias;
-            qmcu_channel(&bd, gi * g->Mg + mb0 + m, &mult, &wz, &bias);
+            qmcu_channel(&bd, gi * g->Mg + mb0 + m, &rq, &wz, &bias);
             int32_t corr = qmcu_corr(&bd, bias, wz, wsum[m]);
             for (int32_t j = 0; j < bd.np; j++)
-              yb[m * bd.OHW + j] = qmcu_requant(bd.acc[m * pl->P + j] + corr - wz * xsum[j], mult, bd.yz, g->ysg);
+              yb[m * bd.OHW + j] = qmcu_rq_put(&rq, bd.acc[m * pl->P + j] + corr - wz * xsum[j]);
           }
         }
       }
@@ -489,7 +525,7 @@ static inline void qmcu_conv_dw(uint8_t *const *t, const int64_t *p, const qmcu_
         }
         /* x holds xz where it pads: its part of the sums goes with the bias */
         int32_t corr = (b ? b[ch] : 0) - xz * wsum;
-        float mult = glow_q_multiplier(xscale, ws[g.ws_pc ? ch : 0], ys);
+        qmcu_rq rq = qmcu_rq_of(glow_q_multiplier(xscale, ws[g.ws_pc ? ch : 0], ys), yz, g.ysg);
         uint8_t *yc = y + (u * g.Mg + m) * OHW + oh0 * g.OW;
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
         if (d.mve) {
@@ -503,7 +539,7 @@ static inline void qmcu_conv_dw(uint8_t *const *t, const int64_t *p, const qmcu_
                   int32x4_t xv = g.xsg ? vldrbq_s32((const int8_t *)s) : vreinterpretq_s32_u32(vldrbq_u32(s));
                   a = vmlaq_n_s32(a, xv, wk[kh * g.KW + kw]);
                 }
-              qmcu_requant4(yc + r * g.OW + ow0, a, vdupq_n_f32(mult), yz, g.ysg, g.OW - ow0);
+              qmcu_requant4(yc + r * g.OW + ow0, a, vdupq_n_f32(rq.m), yz, g.ysg, g.OW - ow0);
             }
           continue;
         }
@@ -529,7 +565,7 @@ static inline void qmcu_conv_dw(uint8_t *const *t, const int64_t *p, const qmcu_
                   a = __smlad(qmcu_even16(v, g.xsg), we[kh * KP + q], __smlad(qmcu_odd16(v, g.xsg), wo[kh * KP + q], a));
                 }
               }
-              yc[r * g.OW + ow] = qmcu_requant(a, mult, yz, g.ysg);
+              yc[r * g.OW + ow] = qmcu_rq_put(&rq, a);
             }
           continue;
         }
@@ -543,7 +579,7 @@ static inline void qmcu_conv_dw(uint8_t *const *t, const int64_t *p, const qmcu_
               for (int32_t kw = 0; kw < g.KW; kw++)
                 a += GLOW_Q8_ELEM(s[kw * g.dw], g.xsg) * wk[kh * g.KW + kw];
             }
-            yc[r * g.OW + ow] = qmcu_requant(a, mult, yz, g.ysg);
+            yc[r * g.OW + ow] = qmcu_rq_put(&rq, a);
           }
       }
     }

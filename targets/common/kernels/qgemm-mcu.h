@@ -136,7 +136,8 @@ static inline int qmcu_matmul(uint8_t *const *t, const int64_t *p) {
                 int32_t v = s[l] - zb * rsum + (bias ? bias[c] : 0);
                 if (mve)
                   v += -za * cs[l] + K * za * zb;
-                yr[c] = qmcu_requant(v, glow_q_multiplier(am, bs[bs_col ? c : 0], ys), yz, ysg);
+                qmcu_rq rq = qmcu_rq_of(glow_q_multiplier(am, bs[bs_col ? c : 0], ys), yz, ysg);
+                yr[c] = qmcu_rq_put(&rq, v);
               }
             }
           }
