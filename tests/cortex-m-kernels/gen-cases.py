@@ -7,8 +7,8 @@ Written by tests/quant/gen-cases.py's functions (the expected outputs are numpy'
 arithmetic glowc specifies), in the same layout. bench_*: the shapes whose instructions per call
 the README reports (run-kernels.py --bench). The others reach what tests/quant's cases do not
 on a microcontroller: weights kept in their ONNX layout (one or two input channels per group,
-uint8 weights with zero points), reduction lengths past the 2 KiB stack buffers of Armv6-M,
-matrices wider than its column sums' buffer, odd row lengths of depthwise convolutions.
+uint8 weights with zero points), reduction lengths past the stack buffers (split into chunks),
+matrices wider than Armv6-M's column sums' buffer (128), odd row lengths of depthwise convolutions.
 """
 import importlib.util
 import os
@@ -42,6 +42,12 @@ def main():
                   wz_zero=False)
     qc.qconv_case(out, "mcu_dw_3x3_s2_even", i8, i8, u8, (1, 4, 10, 12), 4, (3, 3), (2, 2), (0, 0, 1, 1), group=4)
     qc.qconv_case(out, "mcu_dw_2x2", u8, i8, u8, (1, 3, 6, 9), 3, (2, 2), group=3)
+    # K split into chunks with more channels than the per-group table: Armv6-M (K > 1024, > 32 channels)
+    # and MVE (K > 4096, > 128 channels)
+    qc.qconv_case(out, "mcu_conv_chunks_m40", u8, i8, i8, (1, 120, 5, 4), 40, (3, 3), pads=(1, 1, 1, 1),
+                  wz_zero=False)
+    qc.qconv_case(out, "mcu_conv_chunks_m130", i8, i8, u8, (1, 456, 2, 3), 130, (3, 3), pads=(1, 1, 1, 1),
+                  wz_zero=False)
     qc.qmatmul_case(out, "mcu_fc_wide_n200", u8, i8, u8, (1, 48), (48, 200), bz_zero=False)
     qc.qmatmul_case(out, "mcu_fc_rows_k13", i8, i8, u8, (3, 13), (13, 6), bias=True)
 

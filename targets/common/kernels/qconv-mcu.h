@@ -38,7 +38,8 @@
  * same bytes as the other targets' kernels. */
 #include "kernels/qmcu.h"
 
-#define QMCU_ACC (GLOW_STACK_PANEL_FLOATS / 2) /* int32 sums waiting across chunks */
+#define QMCU_ACC (GLOW_STACK_PANEL_FLOATS / 2)   /* int32 sums waiting across chunks */
+#define QMCU_TABLE (GLOW_STACK_PANEL_FLOATS / 16) /* channels of a group's table; of a block with chunks */
 #define QMCU_PMAX 64                           /* columns of a band, at most */
 
 typedef struct {
@@ -120,7 +121,7 @@ static inline qmcu_plan qmcu_plan_of(const qmcu_geo *g) {
     pl.KC = QMCU_BUF / (pl.elem * pl.PB) / 16 * 16;
     pl.KP = pl.KC;
     pl.P = pl.PB;
-    pl.MB = qmcu_min(g->Mg, QMCU_ACC / pl.P);
+    pl.MB = qmcu_min(qmcu_min(g->Mg, QMCU_ACC / pl.P), QMCU_TABLE);
   }
   return pl;
 }
@@ -217,11 +218,16 @@ static inline int32_t qmcu_im2col(uint8_t *blk, int32_t c, const qmcu_plan *pl, 
 }
 
 /* Plain: sums of weight row w (int8, or uint8 with !wsg) with the 2 byte
- * columns (unsigned) of the block at x over n values. (Unrolled, Armv6-M
- * spills: it has too few registers for the loads' offsets.) */
+ * columns (unsigned) of the block at x over n values. Unrolled on Thumb-2
+ * (loads at constant offsets); not on Armv6-M, whose 8 registers then spill. */
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB == 1
+#define QMCU_PLAIN_UNROLL _Pragma("clang loop unroll(disable)")
+#else
+#define QMCU_PLAIN_UNROLL _Pragma("clang loop unroll_count(4)")
+#endif
 static inline void qmcu_dot12(int32_t *s, const uint8_t *w, const uint8_t *x, int32_t n, int wsg) {
   int32_t a0 = 0, a1 = 0;
-#pragma clang loop unroll(disable)
+  QMCU_PLAIN_UNROLL
   for (int32_t k = 0; k < n; k++, x += 2) {
     int32_t u = GLOW_Q8_ELEM(w[k], wsg);
     a0 += u * x[0];
@@ -300,7 +306,6 @@ typedef struct {
   const int32_t *wsums;
 } qmcu_band;
 
-#define QMCU_TABLE (GLOW_STACK_PANEL_FLOATS / 16) /* channels of that table, at most */
 
 static inline float qmcu_mult(const qmcu_band *bd, int32_t ch) {
   return glow_q_multiplier(bd->xscale, ((const float *)bd->t[5])[bd->g.ws_pc ? ch : 0], bd->ys);
@@ -396,7 +401,7 @@ static inline void qmcu_conv_im2col(uint8_t *const *t, const int64_t *p) {
   bd.yz = glow_q_zero(t[8], 0, g->ysg);
   /* The panel: the columns, and with chunks the sums waiting in its second half. */
   uint8_t buf[2 * QMCU_BUF] __attribute__((aligned(16)));
-  int32_t xsum[QMCU_PMAX], wsum[QMCU_ACC / 2], wsums[QMCU_TABLE];
+  int32_t xsum[QMCU_PMAX], wsums[QMCU_TABLE]; /* the table's, or a block's sums over the chunks */
   float mults[QMCU_TABLE];
   bd.acc = (int32_t *)(buf + QMCU_BUF);
   bd.xsum = xsum;
@@ -427,17 +432,17 @@ static inline void qmcu_conv_im2col(uint8_t *const *t, const int64_t *p) {
               pos += pos + 1 < bd.OHW;
             }
             for (int32_t m = 0; m < mbn; m++) {
-              int32_t ws = bd.k0 ? wsum[m] : 0;
+              int32_t ws = bd.k0 && !bd.wsums ? wsums[m] : 0;
               qmcu_row(&bd, buf, gi * g->Mg + mb0 + m, m, &ws, yb + m * bd.OHW);
-              if (bd.chunked)
-                wsum[m] = ws;
+              if (bd.chunked && !bd.wsums)
+                wsums[m] = ws;
             }
           }
           for (int32_t m = 0; bd.chunked && m < mbn; m++) { /* the sums of every chunk are in */
             qmcu_rq rq;
             int32_t wz, bias;
             qmcu_channel(&bd, gi * g->Mg + mb0 + m, &rq, &wz, &bias);
-            int32_t corr = qmcu_corr(&bd, bias, wz, wsum[m]);
+            int32_t corr = qmcu_corr(&bd, bias, wz, wsums[bd.wsums ? mb0 + m : m]);
             for (int32_t j = 0; j < bd.np; j++)
               yb[m * bd.OHW + j] = qmcu_rq_put(&rq, bd.acc[m * pl->P + j] + corr - wz * xsum[j]);
           }
@@ -450,49 +455,62 @@ static inline void qmcu_conv_im2col(uint8_t *const *t, const int64_t *p) {
 
 #define QMCU_DW_TAPS 64 /* KH x KW, at most */
 
-/* The band buffer: rows of bytes of the padded input, each `phases` phase rows
- * of JW columns (MVE; 1 otherwise); R output rows a band, 0 where a row or
- * the taps do not fit. DSP reads 4 bytes at a time from each tap 4k. */
+/* The band buffer: rows of the padded input, each `phases` phase rows of JW
+ * columns (MVE: the horizontal stride's; 1 otherwise), R output rows a band,
+ * 0 where a row or the taps do not fit. Bytes (raw x, xz for padding), or
+ * with DSP int16 x - xz (0 for padding), read two at a time, taps kw and
+ * kw + 1 (dilation 1; the last tap of an odd row reads one past it). */
 typedef struct {
-  int32_t mve, dsp, phases, JW, pitch, R;
+  int32_t mve, dsp, elem, phases, JW, pitch, R;
 } qmcu_dwplan;
 
 static inline qmcu_dwplan qmcu_dwplan_of(const qmcu_geo *g) {
   qmcu_dwplan d;
   d.mve = QMCU_MVE;
   d.dsp = !d.mve && QMCU_DSP && g->dw == 1;
+  d.elem = d.dsp ? 2 : 1;
   d.phases = d.mve ? g->sw : 1;
   if (d.mve)
     d.JW = (g->OW + 3) / 4 * 4 + (g->KW - 1) * g->dw / g->sw;
-  else if (d.dsp)
-    d.JW = (g->OW - 1) * g->sw + (g->KW + 3) / 4 * 4;
   else
-    d.JW = (g->OW - 1) * g->sw + (g->KW - 1) * g->dw + 1;
+    d.JW = (g->OW - 1) * g->sw + (g->KW - 1) * g->dw + 1 + d.dsp;
   d.JW = (d.JW + 3) / 4 * 4;
   d.pitch = d.phases * d.JW;
   d.R = g->ksz > QMCU_DW_TAPS ? 0
-                              : (int32_t)glow_nn_band_rows(QMCU_BUF, d.pitch, (g->KH - 1) * g->dh + 1, g->sh, g->OH);
+                              : (int32_t)glow_nn_band_rows(2 * QMCU_BUF / d.elem, d.pitch, (g->KH - 1) * g->dh + 1,
+                                                           g->sh, g->OH);
   return d;
 }
 
-/* One row of the band: x's row ih (NULL: padding) with the padding around it
- * (xzb), phase by phase. */
-static inline void qmcu_dw_row(uint8_t *dst, const uint8_t *xr, const qmcu_geo *g, const qmcu_dwplan *d, uint8_t xzb) {
-  for (int32_t ph = 0; ph < d->phases; ph++, dst += d->JW) {
+/* One row of the band: x's row ih (NULL: padding) with the padding around it,
+ * phase by phase. */
+static inline void qmcu_dw_row(uint8_t *dst, const uint8_t *xr, const qmcu_geo *g, const qmcu_dwplan *d, int32_t xz) {
+  int16_t *d16 = (int16_t *)dst;
+  for (int32_t ph = 0; ph < d->phases; ph++, dst += d->JW, d16 += d->JW) {
     int64_t lo = 0, hi = 0;
     if (xr)
       glow_nn_range(ph - g->pl, d->phases, g->IW, d->JW, &lo, &hi);
+    const uint8_t *s = xr + (int32_t)lo * d->phases + ph - g->pl;
     int32_t j = 0;
-    for (; j < (int32_t)lo; j++)
-      dst[j] = xzb;
-    for (const uint8_t *s = xr + (int32_t)lo * d->phases + ph - g->pl; j < (int32_t)hi; j++, s += d->phases)
-      dst[j] = *s;
-    for (; j < d->JW; j++)
-      dst[j] = xzb;
+    if (d->dsp) {
+      for (; j < (int32_t)lo; j++)
+        d16[j] = 0;
+      for (; j < (int32_t)hi; j++, s += d->phases)
+        d16[j] = (int16_t)(GLOW_Q8_ELEM(*s, g->xsg) - xz);
+      for (; j < d->JW; j++)
+        d16[j] = 0;
+    } else {
+      for (; j < (int32_t)lo; j++)
+        dst[j] = (uint8_t)xz;
+      for (; j < (int32_t)hi; j++, s += d->phases)
+        dst[j] = *s;
+      for (; j < d->JW; j++)
+        dst[j] = (uint8_t)xz;
+    }
   }
 }
 
-static inline void qmcu_conv_dw(uint8_t *const *t, const int64_t *p, const qmcu_geo *gp, const qmcu_dwplan *dp) {
+static inline void qmcu_conv_dw(uint8_t *const *t, const qmcu_geo *gp, const qmcu_dwplan *dp) {
   qmcu_geo g = *gp;
   qmcu_dwplan d = *dp;
   uint8_t *y = t[0];
@@ -500,11 +518,11 @@ static inline void qmcu_conv_dw(uint8_t *const *t, const int64_t *p, const qmcu_
   const int32_t *b = (const int32_t *)t[9];
   const float *ws = (const float *)t[5];
   float xscale = *(const float *)t[2], ys = *(const float *)t[7];
-  int32_t OHW = g.OH * g.OW, IHW = g.IH * g.IW, KP = (g.KW + 3) / 4;
+  int32_t OHW = g.OH * g.OW, IHW = g.IH * g.IW, KP = (g.KW + 1) / 2;
   int32_t xz = glow_q_zero(t[3], 0, g.xsg), yz = glow_q_zero(t[8], 0, g.ysg);
   int32_t nrow = (d.R - 1) * g.sh + (g.KH - 1) * g.dh + 1;
-  uint8_t buf[QMCU_BUF] __attribute__((aligned(16)));
-  (void)p;
+  uint8_t buf[2 * QMCU_BUF] __attribute__((aligned(16)));
+  const int16_t *b16 = (const int16_t *)buf;
   for (int32_t u = 0; u < g.N * g.G; u++) {
     int32_t gi = u % g.G;
     const uint8_t *xc = x + u * IHW;
@@ -512,7 +530,7 @@ static inline void qmcu_conv_dw(uint8_t *const *t, const int64_t *p, const qmcu_
       int32_t rows = qmcu_min(d.R, g.OH - oh0);
       for (int32_t lr = 0; lr < nrow; lr++) {
         int32_t ih = oh0 * g.sh - g.pt + lr;
-        qmcu_dw_row(buf + lr * d.pitch, (uint32_t)ih < (uint32_t)g.IH ? xc + ih * g.IW : 0, &g, &d, (uint8_t)xz);
+        qmcu_dw_row(buf + lr * d.pitch * d.elem, (uint32_t)ih < (uint32_t)g.IH ? xc + ih * g.IW : 0, &g, &d, xz);
       }
       for (int32_t m = 0; m < g.Mg; m++) {
         int32_t ch = gi * g.Mg + m;
@@ -523,8 +541,8 @@ static inline void qmcu_conv_dw(uint8_t *const *t, const int64_t *p, const qmcu_
           wk[i] = (int16_t)(GLOW_Q8_ELEM(wm[i], g.wsg) - wz);
           wsum += wk[i];
         }
-        /* x holds xz where it pads: its part of the sums goes with the bias */
-        int32_t corr = (b ? b[ch] : 0) - xz * wsum;
+        /* Bytes: x holds xz where it pads, and its part of the sums goes with the bias. */
+        int32_t corr = (b ? b[ch] : 0) - (d.dsp ? 0 : xz * wsum);
         qmcu_rq rq = qmcu_rq_of(glow_q_multiplier(xscale, ws[g.ws_pc ? ch : 0], ys), yz, g.ysg);
         uint8_t *yc = y + (u * g.Mg + m) * OHW + oh0 * g.OW;
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
@@ -546,24 +564,19 @@ static inline void qmcu_conv_dw(uint8_t *const *t, const int64_t *p, const qmcu_
 #endif
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
         if (d.dsp) {
-          int32_t we[QMCU_DW_TAPS / 2], wo[QMCU_DW_TAPS / 2];
+          int32_t wp[QMCU_DW_TAPS]; /* (w[kw], w[kw + 1]) for even kw, w[KW] = 0 */
           for (int32_t kh = 0; kh < g.KH; kh++)
             for (int32_t q = 0; q < KP; q++) {
-              int32_t t4[4];
-              for (int i = 0; i < 4; i++)
-                t4[i] = 4 * q + i < g.KW ? wk[kh * g.KW + 4 * q + i] : 0;
-              we[kh * KP + q] = (int32_t)((uint32_t)(uint16_t)t4[0] | (uint32_t)t4[2] << 16);
-              wo[kh * KP + q] = (int32_t)((uint32_t)(uint16_t)t4[1] | (uint32_t)t4[3] << 16);
+              int32_t w1 = 2 * q + 1 < g.KW ? wk[kh * g.KW + 2 * q + 1] : 0;
+              wp[kh * KP + q] = (int32_t)((uint32_t)(uint16_t)wk[kh * g.KW + 2 * q] | (uint32_t)w1 << 16);
             }
           for (int32_t r = 0; r < rows; r++)
             for (int32_t ow = 0; ow < g.OW; ow++) {
               int32_t a = corr;
               for (int32_t kh = 0; kh < g.KH; kh++) {
-                const uint8_t *s = buf + (r * g.sh + kh * g.dh) * d.pitch + ow * g.sw;
-                for (int32_t q = 0; q < KP; q++) {
-                  uint32_t v = qmcu_load32(s + 4 * q);
-                  a = __smlad(qmcu_even16(v, g.xsg), we[kh * KP + q], __smlad(qmcu_odd16(v, g.xsg), wo[kh * KP + q], a));
-                }
+                const int16_t *s = b16 + (r * g.sh + kh * g.dh) * d.pitch + ow * g.sw;
+                for (int32_t q = 0; q < KP; q++)
+                  a = __smlad((int32_t)qmcu_load32(s + 2 * q), wp[kh * KP + q], a);
               }
               yc[r * g.OW + ow] = qmcu_rq_put(&rq, a);
             }
@@ -571,6 +584,7 @@ static inline void qmcu_conv_dw(uint8_t *const *t, const int64_t *p, const qmcu_
         }
 #endif
         (void)KP;
+        (void)b16;
         for (int32_t r = 0; r < rows; r++)
           for (int32_t ow = 0; ow < g.OW; ow++) {
             int32_t a = corr;
@@ -598,7 +612,7 @@ static inline void qmcu_conv(uint8_t *const *t, const int64_t *p) {
   qmcu_geo g = qmcu_geo_of(p);
   qmcu_dwplan d = qmcu_dwplan_of(&g);
   if (g.Cg == 1)
-    qmcu_conv_dw(t, p, &g, &d);
+    qmcu_conv_dw(t, &g, &d);
   else
     qmcu_conv_im2col(t, p);
 }
