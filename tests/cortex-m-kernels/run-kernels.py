@@ -38,6 +38,8 @@ CORES = {
            "mps2-an386", 25e6, MPS2),
     "m4-nodsp": (["-target=thumbv7em-none-eabihf", "-mcpu=cortex-m4", "-mattr=-dsp"],
                  ["-mcpu=cortex-m4", "-mfloat-abi=hard"], "mps2-an386", 25e6, MPS2),
+    "m7": (["-target=thumbv7em-none-eabihf", "-mcpu=cortex-m7"], ["-mcpu=cortex-m7", "-mfloat-abi=hard"],
+           "mps2-an500", 25e6, MPS2),
     # AN505 and AN547 boot in the Secure state: the Secure aliases of their memories
     "m33": (["-target=thumbv8m.main-none-eabihf", "-mcpu=cortex-m33"], ["-mcpu=cortex-m33", "-mfloat-abi=hard"],
             "mps2-an505", 20e6, AN505),

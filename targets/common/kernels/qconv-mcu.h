@@ -162,6 +162,21 @@ static inline int32_t qmcu_im2col(uint8_t *blk, int32_t c, const qmcu_plan *pl, 
       /* channels [c0, c0 + nx) read x, the next ones up to C/G are padding, the rest 0 */
       int32_t nreal = qmcu_max(qmcu_min(g->Cg - c0, run), 0), nx = inside ? nreal : 0, i = 0;
       const uint8_t *sp = xg + c0 * IHW + ih * g->IW + iw;
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+      /* MVE, a tap inside X: 8 channels a gather (VLDRB with 16-bit offsets), the
+       * ones past C/G 0; where a group's 16 values hold whole 8s of them. */
+      if (s8 && inside && g->c4 % 8 == 0 && at % 8 == 0 && run % 8 == 0 && 7 * IHW <= 65535) {
+        uint16x8_t off = vmulq_n_u16(vidupq_n_u16(0, 1), (uint16_t)IHW);
+        for (; i < run; i += 8, sp += 8 * IHW) {
+          mve_pred16_t pr = vctp16q((uint32_t)qmcu_max(nx - i, 0));
+          int16x8_t v = g->xsg ? vldrbq_gather_offset_z_s16((const int8_t *)sp, off, pr)
+                               : vsubq_m_n_s16(vdupq_n_s16(0),
+                                               vreinterpretq_s16_u16(vldrbq_gather_offset_z_u16(sp, off, pr)), 128, pr);
+          vstrbq_s16((int8_t *)blk + qmcu_at(pl, c, at + i, n), v);
+          sum = vaddvaq_s16(sum, v);
+        }
+      }
+#endif
       for (; i + 4 <= nx; i += 4, sp += 4 * IHW) {
         int32_t v[4];
         for (int q = 0; q < 4; q++)

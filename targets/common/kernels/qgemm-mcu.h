@@ -30,6 +30,7 @@ static inline void qmcu_mm_dot(int32_t *s, const uint8_t *a, const int8_t *bp, i
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   if (QMCU_DSP) {
     int32_t zz = (int32_t)((uint32_t)(uint16_t)za * 0x10001u);
+#pragma clang loop unroll(disable) /* unrolled, it spills */
     for (int32_t kq = 0; kq < KQ; kq++, bp += 64) {
       uint32_t av = qmcu_a4(a, kq, K);
       int32_t ae = __ssub16(qmcu_even16(av, xsg), zz), ao = __ssub16(qmcu_odd16(av, xsg), zz);
