@@ -2,9 +2,9 @@
  * for packed B (qgemm.c's layout: each 4 rows of a column are one word, the
  * next 4 rows 64 bytes further), int8/uint8 A: blocks of 1 row of A x 4
  * columns of Y, with the plain, DSP or MVE steps of kernels/qmcu.h.
- *   plain, DSP: (a - za) as int16, B's words taken as two int16 pairs (bytes
- *     0 and 2, 1 and 3; SXTB16 with DSP) and A's 4 bytes the same way
- *     (UXTB16 or SXTB16, then SSUB16 of the zero point), two SMLADs a word;
+ *   DSP: B's words taken as two int16 pairs (bytes 0 and 2, 1 and 3: SXTB16)
+ *     and A's 4 bytes the same way (UXTB16 or SXTB16, then SSUB16 of the zero
+ *     point), two SMLADs a word; plain: a - za times each byte of B;
  *     sum (a - za)(b - zb) = sum (a - za) b - zb sum (a - za);
  *   MVE: 16 rows of a column gathered from 4 words (VLDRW gather) and A's 16
  *     bytes as int8 a' (uint8 A flipped, za with it), one VMLADAVA, B's column

@@ -2,8 +2,8 @@
  * share: which instructions they may use, their steps, and requantization.
  *
  * Three ways to multiply, chosen at model-compile time (target.h's probes):
- *   plain  32-bit MUL/MLA on int16 values (Cortex-M0, and any core built
- *          without the others);
+ *   plain  32-bit MUL/MLA, one product at a time (Cortex-M0, and any core
+ *          built without the others);
  *   DSP    SMLAD: two int16 x int16 products added to an int32 in one
  *          instruction (Cortex-M4, M7, M33, M55; glow_target_arm_dsp);
  *   MVE    Helium's VMLADAVA: 16 int8 x int8 products summed into a core
