@@ -177,23 +177,22 @@ static inline int32_t qmcu_im2col(uint8_t *blk, int32_t c, const qmcu_plan *pl, 
         }
       }
 #endif
-      for (; i + 4 <= nx; i += 4, sp += 4 * IHW) {
+      /* 4 values at o, then the next 4 of the column: a group further (DSP: 4
+       * values a group; plain: 1), or within MVE's group of 16 */
+      for (int32_t o = qmcu_at(pl, c, at + i, n); i + 4 <= nx; i += 4, sp += 4 * IHW) {
         int32_t v[4];
         for (int q = 0; q < 4; q++)
           v[q] = s16 ? GLOW_Q8_ELEM(sp[q * IHW], g->xsg) - xz
                      : s8 ? (int32_t)(int8_t)(sp[q * IHW] ^ flip) : (int32_t)(uint8_t)(sp[q * IHW] ^ flip);
-        int32_t o = qmcu_at(pl, c, at + i, n);
-        if (s16) {
-          int16_t *d = (int16_t *)blk + o;
-          d[0] = (int16_t)v[0];
-          d[1] = (int16_t)v[2];
-          d[2] = (int16_t)v[1];
-          d[3] = (int16_t)v[3];
+        if (s16) { /* (v0, v2), (v1, v3): one STRD */
+          uint32_t e = (uint32_t)(uint16_t)v[0] | (uint32_t)v[2] << 16, d = (uint32_t)(uint16_t)v[1] | (uint32_t)v[3] << 16;
+          *(uint64_t *)(blk + 2 * o) = (uint64_t)d << 32 | e;
         } else {
-          for (int q = 0; q < 4; q++) /* U8: one value a group */
+          for (int q = 0; q < 4; q++)
             blk[o + q * (pl->G == 1 ? pl->PB : 1)] = (uint8_t)v[q];
         }
         sum += v[0] + v[1] + v[2] + v[3];
+        o += pl->G == 16 ? ((at + i + 4) % 16 ? 4 : (pl->PB - 1) * 16 + 4) : 4 * pl->PB;
       }
       for (; i < run; i++, sp += IHW) { /* C/G not a multiple of 4; padding; padded channels */
         int32_t v = i >= nreal ? 0 : i >= nx ? pad
