@@ -494,6 +494,9 @@ def main():
     qconcat_case(out, "qconcat_s8_ties", i8, [(2, 300), (2, 100)], 1, half=(0,))  # halves: round half to even
     maxpool_case(out, "maxpool_i8_wide_rows", i8, (1, 4, 6, 70), (2, 3), (1, 2), (0, 1, 1, 0))  # rows of 35 outputs
     int16_cases(out)
+    # More columns than the packed-B kernel's column sums hold at once (4096 with 64 KiB panels):
+    # two passes, the second's column sums, zero points and scales from column 4096 on
+    qmatmul_case(out, "qmatmul_packed_n4100", u8, i8, u8, (3, 12), (12, 4100), bz_zero=False)
 
 
 if __name__ == "__main__":

@@ -122,72 +122,77 @@ static inline void qmm_packed(uint8_t *const *t, const int64_t *p, int wide) {
   int xs8 = glow_qdot_x_signed(); /* A as the dot product takes it (see qconv.c) */
   uint32_t flip = xsg != xs8 ? 0x80808080u : 0;
   int mr = M == 1 ? 1 : wide ? 6 : 2, pv = M == 1 || wide ? 4 : 2;
-  /* Column sums and zero points of B, per column (zero past N). */
+  /* Column sums and zero points of B, per column (zero past N), QMM_NMAX columns at a time:
+   * the columns go in chunks of that many, each a pass over A. */
   int32_t colsum[QMM_NMAX + 64] __attribute__((aligned(64)));
   int32_t zb[QMM_NMAX + 64] __attribute__((aligned(64)));
-  for (int64_t nb = 0; nb < NB; nb++) {
-    glow_qi16 sum = {0};
-    for (int64_t kq = 0; kq < KQ; kq++)
-      glow_qdot_s(&sum, (const glow_q64 *)(b + (nb * KQ + kq) * 64), 0x01010101u);
-    *(glow_qi16 *)(colsum + nb * 16) = sum;
-  }
-  for (int64_t c = 0; c < NB * 16; c++)
-    zb[c] = c < N && t[6] ? ((const int8_t *)t[6])[zb_col ? c : 0] : 0;
-  for (int64_t b0 = 0, bi = 0; b0 < bd[0]; b0++)
-    for (int64_t b1 = 0; b1 < bd[1]; b1++)
-      for (int64_t b2 = 0; b2 < bd[2]; b2++)
-        for (int64_t b3 = 0; b3 < bd[3]; b3++, bi++) {
-          const uint8_t *ab = a + b0 * abs[0] + b1 * abs[1] + b2 * abs[2] + b3 * abs[3];
-          for (int64_t m0 = 0; m0 < M; m0 += mr) {
-            int64_t mn = M - m0 < mr ? M - m0 : mr;
-            const uint8_t *ar[QMM_MR_MAX];
-            int32_t rowsum[QMM_MR_MAX], za[QMM_MR_MAX];
-            float am[QMM_MR_MAX];
-            for (int r = 0; r < mr; r++) {
-              int64_t m = m0 + (r < mn ? r : mn - 1);
-              ar[r] = ab + m * ams;
-              int32_t sum = 0;
-              for (int64_t k = 0; k < K; k++)
-                sum += xs8 ? (int8_t)(ar[r][k] ^ (uint8_t)flip) : (uint8_t)(ar[r][k] ^ (uint8_t)flip);
-              rowsum[r] = sum;
-              za[r] = glow_q_zero(t[3], za_row ? m : 0, xsg) + (xsg && !xs8 ? 128 : 0) - (!xsg && xs8 ? 128 : 0);
-              am[r] = as[as_row ? m : 0];
-            }
-            for (int64_t n0 = 0; n0 < NB; n0 += pv) {
-              glow_qi16 acc[QMM_MR_MAX][QMM_PV_MAX];
-              const int8_t *bp = b + n0 * KQ * 64;
-              if (mr == 1)
-                qmm_tile_row(acc, ar, bp, K, KQ, flip);
-              else if (wide)
-                qmm_tile_wide(acc, ar, bp, K, KQ, flip);
-              else
-                qmm_tile_narrow(acc, ar, bp, K, KQ, flip);
-              for (int r = 0; r < mn; r++)
-                for (int v = 0; v < pv && (n0 + v) * 16 < N; v++) {
-                  int64_t c0 = (n0 + v) * 16;
-                  const glow_qi16 *cs = (const glow_qi16 *)(colsum + c0), *zbv = (const glow_qi16 *)(zb + c0);
-                  glow_qi16 s = acc[r][v] - za[r] * *cs - rowsum[r] * *zbv + (int32_t)K * za[r] * *zbv;
-                  for (int l = 0; bias && l < 16 && c0 + l < N; l++)
-                    s[l] += bias[c0 + l];
-                  glow_qf16 m;
-                  for (int l = 0; l < 16; l++)
-                    m[l] = glow_q_multiplier(am[r], bs[bs_col && c0 + l < N ? c0 + l : 0], ys);
-                  uint8_t q[16];
-                  glow_q_saturate16(q, (const int32_t *)&s, (const float *)&m, yz, ysg);
-                  uint8_t *yr = y + (bi * M + m0 + r) * N + c0;
-                  for (int l = 0; l < 16 && c0 + l < N; l++)
-                    yr[l] = q[l];
-                }
+  for (int64_t nc = 0; nc < NB; nc += QMM_NMAX / 16) {
+    int64_t NC = NB - nc < QMM_NMAX / 16 ? NB - nc : QMM_NMAX / 16;
+    for (int64_t nb = 0; nb < NC; nb++) {
+      glow_qi16 sum = {0};
+      for (int64_t kq = 0; kq < KQ; kq++)
+        glow_qdot_s(&sum, (const glow_q64 *)(b + ((nc + nb) * KQ + kq) * 64), 0x01010101u);
+      *(glow_qi16 *)(colsum + nb * 16) = sum;
+    }
+    for (int64_t c = 0; c < NC * 16; c++)
+      zb[c] = nc * 16 + c < N && t[6] ? ((const int8_t *)t[6])[zb_col ? nc * 16 + c : 0] : 0;
+    for (int64_t b0 = 0, bi = 0; b0 < bd[0]; b0++)
+      for (int64_t b1 = 0; b1 < bd[1]; b1++)
+        for (int64_t b2 = 0; b2 < bd[2]; b2++)
+          for (int64_t b3 = 0; b3 < bd[3]; b3++, bi++) {
+            const uint8_t *ab = a + b0 * abs[0] + b1 * abs[1] + b2 * abs[2] + b3 * abs[3];
+            for (int64_t m0 = 0; m0 < M; m0 += mr) {
+              int64_t mn = M - m0 < mr ? M - m0 : mr;
+              const uint8_t *ar[QMM_MR_MAX];
+              int32_t rowsum[QMM_MR_MAX], za[QMM_MR_MAX];
+              float am[QMM_MR_MAX];
+              for (int r = 0; r < mr; r++) {
+                int64_t m = m0 + (r < mn ? r : mn - 1);
+                ar[r] = ab + m * ams;
+                int32_t sum = 0;
+                for (int64_t k = 0; k < K; k++)
+                  sum += xs8 ? (int8_t)(ar[r][k] ^ (uint8_t)flip) : (uint8_t)(ar[r][k] ^ (uint8_t)flip);
+                rowsum[r] = sum;
+                za[r] = glow_q_zero(t[3], za_row ? m : 0, xsg) + (xsg && !xs8 ? 128 : 0) - (!xsg && xs8 ? 128 : 0);
+                am[r] = as[as_row ? m : 0];
+              }
+              for (int64_t n0 = nc; n0 < nc + NC; n0 += pv) {
+                glow_qi16 acc[QMM_MR_MAX][QMM_PV_MAX];
+                const int8_t *bp = b + n0 * KQ * 64;
+                if (mr == 1)
+                  qmm_tile_row(acc, ar, bp, K, KQ, flip);
+                else if (wide)
+                  qmm_tile_wide(acc, ar, bp, K, KQ, flip);
+                else
+                  qmm_tile_narrow(acc, ar, bp, K, KQ, flip);
+                for (int r = 0; r < mn; r++)
+                  for (int v = 0; v < pv && (n0 + v) * 16 < N; v++) {
+                    int64_t c0 = (n0 + v) * 16;
+                    const glow_qi16 *cs = (const glow_qi16 *)(colsum + c0 - nc * 16),
+                                    *zbv = (const glow_qi16 *)(zb + c0 - nc * 16);
+                    glow_qi16 s = acc[r][v] - za[r] * *cs - rowsum[r] * *zbv + (int32_t)K * za[r] * *zbv;
+                    for (int l = 0; bias && l < 16 && c0 + l < N; l++)
+                      s[l] += bias[c0 + l];
+                    glow_qf16 m;
+                    for (int l = 0; l < 16; l++)
+                      m[l] = glow_q_multiplier(am[r], bs[bs_col && c0 + l < N ? c0 + l : 0], ys);
+                    uint8_t q[16];
+                    glow_q_saturate16(q, (const int32_t *)&s, (const float *)&m, yz, ysg);
+                    uint8_t *yr = y + (bi * M + m0 + r) * N + c0;
+                    for (int l = 0; l < 16 && c0 + l < N; l++)
+                      yr[l] = q[l];
+                  }
+              }
             }
           }
-        }
+  }
 }
 
 /* Cortex-M's path where the target is one (qgemm-mcu.h); packed B, else the row loops. */
 GLOW_KERNEL(qlinearmatmul) {
   if (glow_qdot_mcu() && qmcu_matmul(t, p))
     return;
-  if (p[30] && p[17] <= QMM_NMAX)
+  if (p[30]) /* packed B: only qmm_packed reads that layout */
     qmm_packed(t, p, glow_qdot_wide());
   else
     qmm_rows(t, p);
