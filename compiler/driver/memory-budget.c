@@ -71,6 +71,20 @@ static uint64_t total(const part *p, int n) {
   return t;
 }
 
+/* -verbose's budget of one memory: "glowc: RAM for bundle 'net': N bytes[ of -ram-size=S (...)]"
+ * and its parts. */
+static void note_budget(const char *what, const char *opt, const char *net, uint64_t need, uint64_t size,
+                        const char *size_arg, const part *pt, int n) {
+  glow_strbuf m = {0};
+  glow_sb_printf(&m, "glowc: %s for bundle '%s': %llu bytes", what, net, (unsigned long long)need);
+  if (size)
+    glow_sb_printf(&m, " of -%s-size=%s (%llu bytes, %.0f%%)", opt, size_arg, (unsigned long long)size,
+                   100.0 * (double)need / (double)size);
+  print_parts(&m, pt, n);
+  glow_note("%s\n", m.s);
+  glow_sb_free(&m);
+}
+
 /* The stack's line: how it was measured, and why it is only a lower bound where it is. */
 static void stack_part(part *pt, const glow_stack_usage *st) {
   pt->what = st->unknown[0] ? "stack, at least" : "stack, at most";
@@ -102,16 +116,8 @@ static int check_ram(const glow_driver_options *d, const glow_plan *p, const obj
     stack_part(&pt[n++], st);
   uint64_t need = total(pt, n);
   if (!d->ram_size || need <= d->ram_size) {
-    if (d->verbose) {
-      glow_strbuf m = {0};
-      glow_sb_printf(&m, "glowc: RAM for bundle '%s': %llu bytes", net, (unsigned long long)need);
-      if (d->ram_size)
-        glow_sb_printf(&m, " of -ram-size=%s (%llu bytes, %.0f%%)", d->ram_size_arg, (unsigned long long)d->ram_size,
-                       100.0 * (double)need / (double)d->ram_size);
-      print_parts(&m, pt, n);
-      glow_note("%s\n", m.s);
-      glow_sb_free(&m);
-    }
+    if (d->verbose)
+      note_budget("RAM", "ram", net, need, d->ram_size, d->ram_size_arg, pt, n);
     return 0;
   }
   glow_strbuf m = {0};
@@ -148,22 +154,15 @@ static int check_flash(const glow_driver_options *d, const glow_plan *p, const o
     snprintf(pt[1].note, sizeof pt[1].note, "inside %s.o%s", net, w & GLOW_WEIGHTS_ZST ? ", packed" : "");
   } else if ((w & GLOW_WEIGHTS_ZST) && !(w & (GLOW_WEIGHTS_BIN | GLOW_WEIGHTS_TXT))) {
     pt[1].bytes = wzst_size;
-    snprintf(pt[1].note, sizeof pt[1].note, "%s.weights.zst, kept in flash by the program", net);
+    snprintf(pt[1].note, sizeof pt[1].note, "%s.weights.zst, if the program keeps it in flash", net);
   } else {
     pt[1].bytes = p->const_size;
-    snprintf(pt[1].note, sizeof pt[1].note, "the weights file, kept in flash by the program");
+    snprintf(pt[1].note, sizeof pt[1].note, "the weights file, if the program keeps it in flash");
   }
   uint64_t need = total(pt, 2);
   if (!d->flash_size || need <= d->flash_size) {
-    if (d->verbose && d->flash_size) {
-      glow_strbuf m = {0};
-      glow_sb_printf(&m, "glowc: flash for bundle '%s': %llu bytes of -flash-size=%s (%llu bytes, %.0f%%)", net,
-                     (unsigned long long)need, d->flash_size_arg, (unsigned long long)d->flash_size,
-                     100.0 * (double)need / (double)d->flash_size);
-      print_parts(&m, pt, 2);
-      glow_note("%s\n", m.s);
-      glow_sb_free(&m);
-    }
+    if (d->verbose && d->flash_size)
+      note_budget("flash", "flash", net, need, d->flash_size, d->flash_size_arg, pt, 2);
     return 0;
   }
   glow_strbuf m = {0};
