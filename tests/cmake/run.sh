@@ -282,7 +282,8 @@ profile-incremental)
   check "$tree/classify-int8" "$tree/digits_int8.bundle/digits.weights.bin" ;;
 cross-unknown)
   # A processor with no known triple fails configure, naming it; TARGET settles it.
-  for how in Linux:mips64 Linux:arm Generic:aarch64; do
+  # (Linux armv6l: a Raspberry Pi 1 or Zero, Armv6 without NEON; Generic cortex-m3: Armv7-M, no target yet.)
+  for how in Linux:mips64 Linux:armv6l Generic:aarch64 Generic:cortex-m3; do
     if cross_configure "$how"; then echo "$how: configure succeeded without a triple"; exit 1; fi
     cat "$work/cross.log"
     msg=$(tr -s ' \n' ' ' <"$work/cross.log") # CMake wraps the message
