@@ -465,6 +465,9 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
     return -1;
   if (areas_fit(tm, p, tgt->kernel_triple)) {
     LLVMDisposeTargetMachine(tm);
+    free(rt.triple);
+    free(rt.cpu);
+    free(rt.features);
     return -1;
   }
 
