@@ -3,6 +3,6 @@
 # -fshort-enums: the enum size of arm-none-eabi gcc, which the linker checks.
 # 8 KiB stack panels in conv and matmul (64 KiB elsewhere): microcontroller stacks are small.
 set(GLOWC_TARGET_TRIPLE thumbv7em-none-eabihf)
-set(GLOWC_TARGET_CFLAGS "-mcpu=cortex-m4 -mfloat-abi=hard -fshort-enums -DGLOW_STACK_PANEL_FLOATS=2048")
+set(GLOWC_TARGET_CFLAGS "-mcpu=cortex-m4 -mfloat-abi=hard -fshort-enums -DGLOW_STACK_PANEL_FLOATS=2048 -DGLOW_QDOT_MCU=1")
 set(GLOWC_TARGET_KERNEL_SOURCES)
-set(GLOWC_TARGET_KERNEL_HEADERS qdot.h)
+set(GLOWC_TARGET_KERNEL_HEADERS)

@@ -24,7 +24,13 @@ static inline int glow_qdot_x_signed(void) { return 0; }
 static inline int glow_qdot_wide(void) { return 0; }
 
 /* Whether the int8 kernels take the Cortex-M paths (kernels/qconv-mcu.h,
- * kernels/qgemm-mcu.h): 0, this target has vectors for the ones above. */
-static inline int glow_qdot_mcu(void) { return 0; }
+ * kernels/qgemm-mcu.h: plain, DSP and MVE steps; kernels/qmcu.h says which runs
+ * where): 1 where the target's flags say -DGLOW_QDOT_MCU=1 (armv6m, armv7em,
+ * armv8m, armv81m), whose 16 core registers (8 of 16 bytes with MVE) hold none
+ * of the 64-byte tiles above; they still run the portable steps elsewhere. */
+#ifndef GLOW_QDOT_MCU
+#define GLOW_QDOT_MCU 0
+#endif
+static inline int glow_qdot_mcu(void) { return GLOW_QDOT_MCU; }
 
 #endif
