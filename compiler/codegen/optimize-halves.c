@@ -23,6 +23,12 @@
 
 #define HALVES 2
 #define PIPELINE "globaldce,default<O3>" /* unused kernels go first: no time is spent on them */
+/* NVPTX: LLVM 19 expands a variable-index extractelement of a vector held in
+ * registers through a stack temporary that it then reads with a generic ld of
+ * its .local address (no cvta.local): CUDA_ERROR_ILLEGAL_ADDRESS on the GPU
+ * (ConvTranspose's register tile did it). The scalarizer turns those into
+ * selects first; a GPU thread is scalar anyway (tests/cuda/ptx-local-generic.py). */
+#define PIPELINE_NVPTX PIPELINE ",function(scalarizer)"
 
 typedef struct {
   const char *bc; /* the whole module as bitcode */
@@ -31,6 +37,7 @@ typedef struct {
   const unsigned char *half_of; /* by step number */
   long nsteps;
   int half;
+  const char *passes;
   LLVMTargetMachineRef tm;
   LLVMMemoryBufferRef out; /* the optimized half as bitcode */
   char *err;               /* or why not (malloc'd) */
@@ -172,7 +179,7 @@ static void *run_half(void *arg) {
     j->err = glow_xstrdup("the bundle module does not read back from bitcode");
   } else {
     keep_half(m, j->prefix, j->half_of, j->nsteps, j->half);
-    if (!(j->err = run_passes(m, PIPELINE, j->tm)))
+    if (!(j->err = run_passes(m, j->passes, j->tm)))
       j->out = LLVMWriteBitcodeToMemoryBuffer(m);
     LLVMDisposeModule(m);
   }
@@ -182,11 +189,14 @@ static void *run_half(void *arg) {
 }
 
 int glow_codegen_optimize(LLVMContextRef ctx, LLVMModuleRef *m, LLVMTargetMachineRef tm[2], const char *prefix) {
+  char *triple = LLVMGetTargetMachineTriple(tm[0]);
+  const char *passes = strncmp(triple, "nvptx", 5) ? PIPELINE : PIPELINE_NVPTX;
+  LLVMDisposeMessage(triple);
   int steps = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(*m); f; f = LLVMGetNextFunction(f))
     steps += step_of(f, prefix) >= 0;
   if (steps < HALVES || !tm[1]) /* nothing to share */
-    return report(run_passes(*m, PIPELINE, tm[0]));
+    return report(run_passes(*m, passes, tm[0]));
   /* The kernels no step calls go before the copies: each half reads less. */
   if (report(run_passes(*m, "globaldce", tm[0])))
     return -1;
@@ -197,7 +207,7 @@ int glow_codegen_optimize(LLVMContextRef ctx, LLVMModuleRef *m, LLVMTargetMachin
   pthread_t th[HALVES];
   int started[HALVES] = {0};
   for (int h = 0; h < HALVES; h++)
-    job[h] = (half_job){LLVMGetBufferStart(bc), LLVMGetBufferSize(bc), prefix, half_of, nsteps, h, tm[h], NULL, NULL};
+    job[h] = (half_job){LLVMGetBufferStart(bc), LLVMGetBufferSize(bc), prefix, half_of, nsteps, h, passes, tm[h], NULL, NULL};
   for (int h = 1; h < HALVES; h++)
     started[h] = !pthread_create(&th[h], NULL, run_half, &job[h]);
   run_half(&job[0]);

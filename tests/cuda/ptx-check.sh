@@ -2,7 +2,8 @@
 # The run prefix of the CUDA PTX tests (run-conformance.py --run-prefix): instead of
 # running <exe> (no GPU here), checks the PTX in the bundle object beside it, section
 # .glow.ptx of model.o: present, NUL-terminated, one .entry per step, and accepted by
-# ptxas for <sm_XX>. Exit 0, or 3 with the reason (the harness's "error").
+# ptxas for <sm_XX>, with no generic access through a .local address
+# (ptx-local-generic.py: ptxas takes those, the GPU faults). Exit 0, or 3 with the reason (the harness's "error").
 #   ptx-check.sh <ptxas> <sm_XX> <exe> <weights> <case_dir> [driver args]
 set -u
 ptxas=$1 arch=$2 dir=$(dirname "$3")
@@ -23,6 +24,11 @@ fi
 if ! out=$("$ptxas" -arch="$arch" "$dir/model.ptx" -o "$dir/model.cubin" 2>&1); then
   echo "error: ptxas -arch=$arch rejected the PTX of $obj:"
   echo "$out" | head -20
+  exit 3
+fi
+if ! out=$(python3 "$(dirname "$0")/ptx-local-generic.py" "$dir/model.ptx"); then
+  echo "error: the PTX of $obj reads or writes .local memory through generic addresses (illegal on the GPU):"
+  echo "$out" | head -5
   exit 3
 fi
 echo "PTX of $obj: $(grep -c '^\.visible \.entry ' "$dir/model.ptx") kernels, accepted by ptxas -arch=$arch (not run: this check never runs it)"
