@@ -1,11 +1,16 @@
 #!/usr/bin/python3
 """Multiply-add work of a model: 2 x the multiply-adds of its Conv, Gemm and MatMul nodes.
 
-    /usr/bin/python3 bench/model-flops.py <model.onnx>     prints "gflop G"
+    /usr/bin/python3 bench/model-flops.py <model.onnx> [graph.txt]     prints "gflop G"
 
-Shapes come from ONNX shape inference (static shapes, as the bench models have). Other
+Shapes come from ONNX shape inference (static shapes, as the bench models have). Where
+it leaves some unknown (a Slice to sizes computed from Shape, as in shufflenet's chunk),
+graph.txt gives them: glowc's graph after its shape inference, every value with its
+name and shape (model-compiler -dump-after=infer-fold ... 2>graph.txt; bench/run-bench.sh
+does this when the first try fails). Other
 ops (pooling, elementwise, softmax) are left out: their work is small beside these and
 is not multiply-add work, so the count is what the FMA peak compares with."""
+import re
 import sys
 
 import numpy as np
@@ -21,6 +26,14 @@ def shapes(model):
             known[v.name] = dims
     for t in model.graph.initializer:
         known[t.name] = list(t.dims)
+    return known
+
+
+def dump_shapes(path):
+    """{value name: shape} from model-compiler -dump-after=infer-fold ("%12:name float[1,3,224,224]")."""
+    known = {}
+    for m in re.finditer(r"%\d+:(\S+) \w+\[([\d,]*)\]", open(path).read()):
+        known[m.group(1)] = [int(v) for v in m.group(2).split(",") if v]
     return known
 
 
@@ -42,10 +55,12 @@ def macs(node, known):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
     model = shape_inference.infer_shapes(onnx.load(sys.argv[1]))
     known = shapes(model)
+    if len(sys.argv) == 3:
+        known = {**dump_shapes(sys.argv[2]), **known}
     total = sum(macs(n, known) for n in model.graph.node)
     print("gflop %.4f" % (2.0 * total * 1e-9))
 
