@@ -131,6 +131,9 @@ typedef struct glow_karg {
 } glow_karg;
 #define GLOW_KCALL_MAX_ARGS 8
 
+/* -num-threads-min-work's default: the least work per part for a step to split. */
+#define GLOW_THREAD_MIN_WORK 32768
+
 /* A kernel call: what codegen emits for one node. */
 typedef struct glow_kcall {
   char kernel[96];   /* symbol in the target's kernel bitcode, e.g. "glow_k_add_f32" */
@@ -600,6 +603,7 @@ typedef struct glow_bundle_options {
   glow_target_options target;
   const char *host_triple;  /* -cuda-host: a GPU bundle's host (NULL: this machine's) */
   int num_threads;          /* -num-threads: steps with a _part kernel split this many ways (1: none) */
+  int thread_min_work;      /* -num-threads-min-work: the least work (glow_step_work) per part for a step to split */
   int debug_info;           /* -g: DWARF in the object, a line table into <name>.g.txt (the step listing) */
   const char *listing_path; /* -g: where <name>.g.txt is written (the path recorded in the DWARF) */
   int instrument_ir;        /* -instrument-ir: glow_instrument_before/after around each step */

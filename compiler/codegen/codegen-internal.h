@@ -29,6 +29,11 @@ int glow_codegen_emit(LLVMTargetMachineRef tm, LLVMModuleRef m, LLVMCodeGenFileT
  * target machine (tm[1] NULL: all on this thread); *m is replaced by the result. */
 int glow_codegen_optimize(LLVMContextRef ctx, LLVMModuleRef *m, LLVMTargetMachineRef tm[2], const char *prefix);
 
+/* step-work.c */
+/* A step's work for the -num-threads split: multiply-adds of a convolution or
+ * matrix product, input elements of any other step. */
+int64_t glow_step_work(const glow_graph *g, const glow_node *n);
+
 /* A GPU target's step: its kernel's name in the PTX and its launch. */
 typedef struct glow_gpu_step {
   char name[96];

@@ -27,6 +27,7 @@ typedef struct {
   LLVMValueRef area[4]; /* by plan area number: 1 constant, 2 mutable, 3 activations */
   int nparams;          /* counter for parameter-array names */
   int num_threads;      /* -num-threads */
+  int thread_min_work;  /* -num-threads-min-work */
   LLVMValueRef areas;   /* the entry's [3 x ptr] of areas, for parallel steps (NULL until the first) */
   LLVMValueRef pfor;    /* the extern_weak glow_parallel_for */
   int gpu;               /* a GPU target: steps are kernels, no entry */
@@ -267,7 +268,8 @@ static int emit_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_
   }
   char pname[sizeof kc.kernel + 8];
   snprintf(pname, sizeof pname, "%s_part", kc.kernel);
-  int parallel = c->num_threads > 1 && !kc.decl && LLVMGetNamedFunction(c->m, pname);
+  int parallel = c->num_threads > 1 && !kc.decl && LLVMGetNamedFunction(c->m, pname) &&
+                 glow_step_work(g, n) >= (int64_t)c->thread_min_work * c->num_threads;
   LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr}, pargs[3] = {c->ptr, c->i32, c->i32};
   LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), parallel ? pargs : args, 3, 0);
   char name[96];
@@ -495,6 +497,7 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   c.i64 = LLVMInt64TypeInContext(c.ctx);
 
   c.num_threads = o->num_threads;
+  c.thread_min_work = o->thread_min_work > 0 ? o->thread_min_work : GLOW_THREAD_MIN_WORK;
   c.gpu = tgt->hosts != NULL;
   c.tgt = tgt;
   prepare_kernels(&c, rt.cpu, rt.features);

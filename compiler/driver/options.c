@@ -359,6 +359,8 @@ static int finish(glow_driver_tool tool, glow_driver_options *d, const unsigned 
     d->bundle.zst_level = 3;
   if (!d->bundle.num_threads)
     d->bundle.num_threads = 1;
+  if (!d->bundle.thread_min_work)
+    d->bundle.thread_min_work = GLOW_THREAD_MIN_WORK;
   d->bundle.nllvm_compiler_opts = d->nllvm_opts;
   d->bundle.llvm_compiler_opts = d->llvm_opts;
   if (!d->bundle.instrument_debug_dir)
