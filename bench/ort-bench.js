@@ -4,7 +4,8 @@
 // against in the same run.
 //
 //   node ort-bench.js <model.onnx> [iters] [warmup] [threads]
-// Prints "median_ms M min_ms m iters N". Inputs are float32 with the same fixed
+// Prints "median_ms M min_ms m iters N". GLOWC_ORT_PROFILE=<file.json>: ONNX
+// Runtime's profile of the runs is written there (bench/ort-profile.py reads it). Inputs are float32 with the same fixed
 // pattern bench-bundle.c uses (static shapes are read from the model).
 'use strict';
 const path = require('path');
@@ -19,8 +20,10 @@ async function main() {
   const iters = Number(itersArg || 50), warmup = Number(warmupArg || 5), threads = Number(threadsArg || 1);
   const dir = process.env.GLOWC_ORT_DIR || path.join(os.homedir(), '.cache', 'glowc', 'ort');
   const ort = require(path.join(dir, 'node_modules', 'onnxruntime-node'));
+  const profile = process.env.GLOWC_ORT_PROFILE; // a file: ONNX Runtime's profile of these runs (ort-profile.py)
   const session = await ort.InferenceSession.create(model, {
     intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all',
+    ...(profile ? { enableProfiling: true, profileFilePrefix: `${profile}.tmp` } : {}),
   });
   const feeds = {};
   for (const name of session.inputNames) {
@@ -38,6 +41,14 @@ async function main() {
     const t0 = process.hrtime.bigint();
     await session.run(feeds);
     ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  if (profile) { // ONNX Runtime names the file itself (prefix_date.json): moved to the name asked for
+    session.endProfiling();
+    const fs = require('fs');
+    const dir = path.dirname(profile), base = `${path.basename(profile)}.tmp`;
+    const made = fs.readdirSync(dir).filter((f) => f.startsWith(base) && f.endsWith('.json'));
+    if (made.length !== 1) throw new Error(`no single ONNX Runtime profile ${base}*.json in ${dir}`);
+    fs.renameSync(path.join(dir, made[0]), profile);
   }
   ms.sort((a, b) => a - b);
   console.log(`median_ms ${ms[iters >> 1].toFixed(3)} min_ms ${ms[0].toFixed(3)} iters ${iters}`);

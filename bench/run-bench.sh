@@ -12,6 +12,11 @@
 #                        busy spell of the host falls on both sides rather than one
 #   GLOWC_BENCH_THREADS  thread counts to measure (default: "1 2"); a bundle for N > 1
 #                        threads is compiled with -num-threads=N
+#   GLOWC_BENCH_PROFILE  1: also where the time goes, per model at one thread: each class
+#                        of step (1x1, depthwise and KxK convs, matmul, elementwise,
+#                        other) in glowc (perf samples, bench/step-profile.py) and in
+#                        ONNX Runtime (its own profile, bench/ort-profile.py), and
+#                        glowc's conv GFLOP/s (bench/where-time-goes.py); needs perf
 #   GLOWC_BENCH_INT8     models also measured as int8 bundles (default: resnet18
 #                        mobilenet_v2), quantized with a profile of 32 random images
 #                        (tests/accuracy/random-inputs.py), "" for none
@@ -73,7 +78,7 @@ echo
 echo "$header"
 declare -A logsum
 for t in "${threads[@]}"; do logsum[$t]=0; done
-declare -A f32_1t
+declare -A f32_1t ort_1t
 for m in "${models[@]}"; do
   flops=("$src/bench/model-flops.py" "$work/models/$m/model.onnx")
   if ! /usr/bin/python3 "${flops[@]}" >/dev/null 2>&1; then # shapes ONNX does not infer: glowc's
@@ -89,6 +94,7 @@ for m in "${models[@]}"; do
     out=$work/$m/fp32-${t}t
     opts=()
     [ "$t" -gt 1 ] && opts=(-num-threads="$t")
+    [ "$t" -eq 1 ] && opts=(-dump-graph-DAG="$out/graph.dot") # step-profile.py's map of the steps
     c=$(compile "$m" "$out" "${opts[@]}")
     [ "$first" -eq 1 ] && line+="$(printf ' %9s' "$c")"
     gs=() os=()
@@ -103,6 +109,7 @@ for m in "${models[@]}"; do
     line+="$(printf ' %10s %10s %7s' "$g" "$o" "$r")"
     if [ "$t" -eq 1 ]; then
       f32_1t[$m]=$g
+      ort_1t[$m]=$o
       share="$(awk -v f="$gflop" -v g="$g" -v p="$peak" 'BEGIN { printf " %9.1f %5.1f%%", f / g * 1e3, f / g * 1e3 / p * 100 }')"
     fi
     first=0
@@ -114,6 +121,20 @@ for t in "${threads[@]}"; do
   line+="$(awk -v s="${logsum[$t]}" -v n="${#models[@]}" 'BEGIN { printf " %10s %10s %7.3f", "", "", exp(s / n) }')"
 done
 echo "$line"
+
+if [ "${GLOWC_BENCH_PROFILE:-0}" = 1 ] && [ -n "${f32_1t[${models[0]}]:-}" ]; then
+  echo
+  echo "where the time goes at one thread (ms per run; ONNX Runtime's classes: shares of its profiled node time x its median)"
+  for m in "${models[@]}"; do
+    out=$work/$m/fp32-1t
+    n=$(awk -v ms="${f32_1t[$m]}" 'BEGIN { n = int(2000 / ms) + 1; print n < 20 ? 20 : n }') # 2 s of samples
+    perf record -q -e cpu-clock -o "$out/perf.data" "$out/bench" "$out/model.weights.bin" "$n" 3 1 >/dev/null 2>&1
+    GLOWC_ORT_PROFILE="$out/ort-profile.json" node "$src/bench/ort-bench.js" "$work/models/$m/model.onnx" "$iters" 3 1 >/dev/null
+    echo "$m (glowc ${f32_1t[$m]} ms, ONNX Runtime ${ort_1t[$m]} ms):"
+    /usr/bin/python3 "$src/bench/where-time-goes.py" "$out/graph.dot" "$out/perf.data" "${f32_1t[$m]}" \
+      "$out/ort-profile.json" "${ort_1t[$m]}" "$peak"
+  done
+fi
 
 [ "${#int8[@]}" -eq 0 ] && exit 0
 echo

@@ -65,13 +65,27 @@ def conv_class(x, w, y):
     return 'Conv.' + kind, w[0] * w[1] * taps * pixels
 
 
-def main():
-    if len(sys.argv) < 4:
-        sys.exit(__doc__)
-    nodes, shapes, outs = graph_nodes(sys.argv[1])
-    shares = step_shares(sys.argv[2])
-    total_ms = float(sys.argv[3])
-    top = int(sys.argv[4]) if len(sys.argv) > 4 else 15
+ELEMENTWISE = {"Add", "Sub", "Mul", "Div", "Relu", "Clip", "Sigmoid", "HardSigmoid", "HardSwish", "LeakyRelu",
+               "Tanh", "Erf", "Sqrt", "Pow", "Neg", "Exp", "Max", "Min", "Sum", "PRelu", "Cast", "Gelu", "QuickGelu",
+               "BiasGelu", "FastGelu", "QuantizeLinear", "DequantizeLinear", "QLinearAdd", "QLinearMul",
+               "QLinearSigmoid", "QLinearLeakyRelu", "Identity"}
+
+
+def coarse(kind):
+    """The issue's classes of a kind: 1x1 conv, depthwise conv, KxK conv, matmul,
+    elementwise, other (pooling, softmax, norms, concat, layout reorders)."""
+    op, _, k = kind.partition(".")
+    if op in ("Conv", "QLinearConv", "FusedConv"):
+        return "depthwise conv" if k.startswith("dw") else "1x1 conv" if k == "1x1" else "KxK conv"
+    if op in ("Gemm", "MatMul", "FusedMatMul", "FusedGemm", "QLinearMatMul", "MatMulInteger"):
+        return "matmul"
+    return "elementwise" if op in ELEMENTWISE else "other"
+
+
+def step_rows(dot, data, total_ms):
+    """[(step, kind, ms, multiply-adds, input shapes)] of a bundle's profile."""
+    nodes, shapes, outs = graph_nodes(dot)
+    shares = step_shares(data)
     rows, j = [], 0
     for s in sorted(shares):
         pct, op = shares[s]
@@ -92,6 +106,14 @@ def main():
             cls, macs = conv_class(ins[0], w, outs.get(nid))
             cls = cls.replace('Conv', op, 1)
         rows.append((s, cls, pct * total_ms / 100, macs, [ins[0], ins[wi or 1]] if len(ins) > (wi or 1) else ins))
+    return rows
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    rows = step_rows(sys.argv[1], sys.argv[2], float(sys.argv[3]))
+    top = int(sys.argv[4]) if len(sys.argv) > 4 else 15
     by_class = collections.defaultdict(float)
     for r in rows:
         by_class[r[1]] += r[2]
