@@ -52,7 +52,8 @@ configure() { # <tree> [cmake args...]
 }
 
 cross_configure() { # <toolchain file or system:processor> [cmake args...]: the cross project, configured only
-  local how=$1 tree=$work/cross; shift
+  # in $work/$test (cross and cross-unknown run side by side under ctest -j: one tree each)
+  local how=$1 tree=$work/$test; shift
   if [[ $how == *:* ]]; then
     set -- -DCMAKE_SYSTEM_NAME="${how%:*}" -DCMAKE_SYSTEM_PROCESSOR="${how#*:}" "$@"
   else
@@ -218,8 +219,8 @@ cross)
               "Generic:cortex-m33 thumbv8m.main-none-eabihf" "Generic:cortex-m55 thumbv8.1m.main-none-eabihf" \
               "Linux:armv7l armv7-linux-gnueabihf"; do
     read -r how want <<<"$spec"
-    cross_configure "$how" || { cat "$work/cross.log"; exit 1; }
-    line=$(ninja -C "$work/cross" -t commands bundle | grep -- '-emit-bundle=')
+    cross_configure "$how" || { cat "$work/$test.log"; exit 1; }
+    line=$(ninja -C "$work/$test" -t commands bundle | grep -- '-emit-bundle=')
     echo "$how: $line"
     grep -q -- " -target=$want" <<<"$line" || { echo "$how: no -target=$want"; exit 1; }
   done ;;
@@ -285,14 +286,14 @@ cross-unknown)
   # (Linux armv6l: a Raspberry Pi 1 or Zero, Armv6 without NEON; Generic cortex-m3: Armv7-M, no target yet.)
   for how in Linux:mips64 Linux:armv6l Generic:aarch64 Generic:cortex-m3; do
     if cross_configure "$how"; then echo "$how: configure succeeded without a triple"; exit 1; fi
-    cat "$work/cross.log"
-    msg=$(tr -s ' \n' ' ' <"$work/cross.log") # CMake wraps the message
+    cat "$work/$test.log"
+    msg=$(tr -s ' \n' ' ' <"$work/$test.log") # CMake wraps the message
     grep -qF "CMAKE_SYSTEM_PROCESSOR '${how#*:}' (CMAKE_SYSTEM_NAME '${how%:*}')" <<<"$msg" &&
       grep -qF "Pass TARGET <triple> to add_glow_bundle(), or set CMAKE_C_COMPILER_TARGET" <<<"$msg" ||
       { echo "$how: the error does not name the processor and the way out"; exit 1; }
   done
-  cross_configure Linux:mips64 -DBUNDLE_TARGET=mips64-linux-gnu || { cat "$work/cross.log"; exit 1; }
-  ninja -C "$work/cross" -t commands bundle | grep -q -- ' -target=mips64-linux-gnu' ||
+  cross_configure Linux:mips64 -DBUNDLE_TARGET=mips64-linux-gnu || { cat "$work/$test.log"; exit 1; }
+  ninja -C "$work/$test" -t commands bundle | grep -q -- ' -target=mips64-linux-gnu' ||
     { echo "TARGET did not reach the compiler"; exit 1; } ;;
 *) echo "run.sh: unknown test '$test'"; exit 2 ;;
 esac
