@@ -28,7 +28,8 @@ def load(name, file):
 def main():
     if len(sys.argv) != 7:
         sys.exit(__doc__)
-    sp, op = load("step_profile", "step-profile.py"), load("ort_profile", "ort-profile.py")
+    op = load("ort_profile", "ort-profile.py")
+    sp = op.step_profile  # the module ort-profile.py loaded
     dot, data, g_ms, ort_json, o_ms, peak = sys.argv[1:]
     g_ms, o_ms, peak = float(g_ms), float(o_ms), float(peak)
     glowc, macs_of = collections.defaultdict(float), collections.defaultdict(int)

@@ -497,7 +497,7 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   c.i64 = LLVMInt64TypeInContext(c.ctx);
 
   c.num_threads = o->num_threads;
-  c.thread_min_work = o->thread_min_work > 0 ? o->thread_min_work : GLOW_THREAD_MIN_WORK;
+  c.thread_min_work = o->thread_min_work; /* the driver's default: GLOW_THREAD_MIN_WORK */
   c.gpu = tgt->hosts != NULL;
   c.tgt = tgt;
   prepare_kernels(&c, rt.cpu, rt.features);
