@@ -189,8 +189,8 @@ int glow_outset_write(glow_outset *o, const char *path, const void *data, size_t
 int glow_outset_commit(glow_outset *o);
 void glow_outset_free(glow_outset *o); /* removes uncommitted temporaries; NULL ok */
 
-/* util/sha256.c */
-typedef struct glow_sha256_ctx { uint32_t h[8]; uint64_t len; unsigned char buf[64]; } glow_sha256_ctx;
+/* util/sha256.c: nettle's SHA-256 */
+typedef struct glow_sha256_ctx { uint64_t opaque[16]; } glow_sha256_ctx; /* holds a nettle sha256_ctx */
 void glow_sha256_init(glow_sha256_ctx *s);
 void glow_sha256_update(glow_sha256_ctx *s, const void *data, size_t size);
 void glow_sha256_final(glow_sha256_ctx *s, unsigned char out[32]);
@@ -202,6 +202,12 @@ int glow_http_url_check(const char *url, char *err, size_t errcap); /* 0 if url 
 /* Returns the HTTP status, or -1 with a message in err on a network error; *body (malloc'd) if body != NULL. */
 int glow_http_request(const char *method, const char *url, const char *key, const void *data, size_t size,
                       void **body, size_t *body_size, char *err, size_t errcap);
+
+/* util/size.c: "<bytes>[K|M|G]" (optionally KB or KiB), K being 1024 bytes, at most 2^48 bytes.
+ * @return 0, -1 if v is not a size, -2 if it is over 2^48 bytes. */
+int glow_size_parse(const char *v, uint64_t *size);
+/* The same, reporting "<what>: error: ..." on failure. @return 0 or -1. */
+int glow_size_arg(const char *what, const char *v, uint64_t *size);
 
 /* util/strbuf.c */
 typedef struct glow_strbuf { char *s; size_t len, cap; } glow_strbuf;

@@ -17,6 +17,7 @@ packages=(
   cmake ninja-build gcc g++ make pkg-config
   llvm-19-dev clang-19 lld-19
   protobuf-c-compiler libprotobuf-c-dev libyaml-dev libzstd-dev libxxhash-dev
+  nettle-dev # SHA-256 (cache keys, cache entries)
   libpng-dev # image-classifier reads PNG images
 )
 # Cross toolchains for the examples and the `cross` tests: AArch64 and RISC-V
