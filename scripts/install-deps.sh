@@ -18,6 +18,7 @@ packages=(
   llvm-19-dev clang-19 lld-19
   protobuf-c-compiler libprotobuf-c-dev libyaml-dev libzstd-dev libxxhash-dev
   nettle-dev # SHA-256 (cache keys, cache entries)
+  libcurl4-openssl-dev # the remote compile cache (http and https)
   libpng-dev # image-classifier reads PNG images
 )
 # Cross toolchains for the examples and the `cross` tests: AArch64 and RISC-V

@@ -360,23 +360,14 @@ int glow_cache_fetch(const glow_driver_options *d, const char *key, glow_cache_e
     if (hit)
       return 1;
   }
-  if (d->remote_cache) {
-    char err[256];
-    void *bytes = NULL;
-    size_t size = 0;
-    int status = glow_http_request("GET", d->remote_cache, key, NULL, 0, &bytes, &size, err, sizeof err);
-    if (status < 0)
-      glow_note("glowc: warning: remote cache %s: %s (compiling)\n", d->remote_cache, err);
-    else if (status != 200 && status != 404)
-      glow_note("glowc: warning: remote cache %s: GET %s: HTTP status %d (compiling)\n", d->remote_cache, key,
-                status);
-    if (status == 200 && !decode_owned(bytes, size, key, d->remote_cache, d, e)) {
+  if (d->remote_cache && d->remote_cache_mode != GLOW_REMOTE_CACHE_WRITE) {
+    void *bytes;
+    size_t size;
+    if (glow_remote_cache_get(d, key, &bytes, &size) == 1 && !decode_owned(bytes, size, key, d->remote_cache, d, e)) {
       if (d->cache_dir)
         store_local(d, key, e->bytes, size);
       return 2;
     }
-    if (status != 200)
-      free(bytes);
   }
   return 0;
 }
@@ -386,17 +377,7 @@ void glow_cache_store(const glow_driver_options *d, const char *key, const glow_
   glow_cache_entry_encode(key, files, n, &e);
   if (d->cache_dir)
     store_local(d, key, e.s, e.len);
-  if (d->remote_cache && e.len > GLOW_CACHE_MAX_ENTRY_BYTES) {
-    glow_note("glowc: warning: remote cache %s: entry of %zu bytes is over the limit of %llu (not stored)\n",
-              d->remote_cache, e.len, (unsigned long long)GLOW_CACHE_MAX_ENTRY_BYTES);
-  } else if (d->remote_cache) {
-    char err[256];
-    int status = glow_http_request("PUT", d->remote_cache, key, e.s, e.len, NULL, NULL, err, sizeof err);
-    if (status < 0)
-      glow_note("glowc: warning: remote cache %s: %s (not stored)\n", d->remote_cache, err);
-    else if (status < 200 || status > 299)
-      glow_note("glowc: warning: remote cache %s: PUT %s: HTTP status %d (not stored)\n", d->remote_cache, key,
-                status);
-  }
+  if (d->remote_cache && d->remote_cache_mode != GLOW_REMOTE_CACHE_READ)
+    glow_remote_cache_put(d, key, e.s, e.len);
   glow_sb_free(&e);
 }

@@ -35,7 +35,13 @@ typedef struct glow_driver_options {
   int nbind;
   const char **bind; /* -bind-input=<name>,<tensor.pb> */
   const char *cache_dir;    /* -cache-dir or GLOWC_CACHE_DIR; NULL: none */
-  const char *remote_cache; /* -remote-cache=http://host:port[/prefix]; NULL: none */
+  const char *remote_cache; /* -remote-cache or GLOWC_REMOTE_CACHE as shown: without user and password; NULL: none */
+  const char *remote_cache_url; /* the same URL as given, credentials and all: for libcurl only */
+  char *owned_remote_cache;     /* remote_cache's memory */
+  int nremote_headers;
+  const char **remote_headers;  /* -remote-cache-header=Name:Value, in order */
+  int remote_cache_mode;        /* -remote-cache-mode: GLOW_REMOTE_CACHE_RW, _READ (no PUT), _WRITE (no GET) */
+  const char *remote_cache_ca;  /* GLOWC_REMOTE_CACHE_CA: PEM file of the CAs to trust; NULL: the system's */
   const char *dump_profile;  /* -dump-profile=<file.yml>: profile instead of compiling */
   const char *load_profile;  /* -load-profile=<file.yml>: quantize with it */
   glow_quant_options quant;
@@ -86,6 +92,14 @@ int glow_cache_key(const glow_driver_options *d, char key[65]);
 int glow_cache_fetch(const glow_driver_options *d, const char *key, glow_cache_entry *e);
 /* Best effort: failures are warnings. */
 void glow_cache_store(const glow_driver_options *d, const char *key, const glow_bundle_file *files, int n);
+
+/* driver/remote-cache.c: GET and PUT of an entry on the remote cache; a failure is a warning. */
+enum { GLOW_REMOTE_CACHE_RW, GLOW_REMOTE_CACHE_READ, GLOW_REMOTE_CACHE_WRITE }; /* -remote-cache-mode's order */
+/* @return 1 with the entry's bytes (malloc'd, not yet checked), 0 if the server has none, -1 after a warning. */
+int glow_remote_cache_get(const glow_driver_options *d, const char *key, void **bytes, size_t *size);
+void glow_remote_cache_put(const glow_driver_options *d, const char *key, const void *data, size_t size);
+/* GLOWC_REMOTE_CACHE unless -remote-cache was given, and GLOWC_REMOTE_CACHE_CA, checked. @return 0 or -1. */
+int glow_remote_cache_env(glow_driver_options *d);
 
 /* driver/compile.c */
 int glow_driver_compile(const glow_driver_options *d);

@@ -239,15 +239,6 @@ int glow_opt_target_feature(glow_driver_options *d, const char *v) {
   return 0;
 }
 
-int glow_opt_remote_cache(glow_driver_options *d, const char *v) {
-  char err[256];
-  d->remote_cache = v;
-  if (!glow_http_url_check(v, err, sizeof err))
-    return 0;
-  glow_error("-remote-cache", "%s", err);
-  return -1;
-}
-
 int glow_opt_disable_pass(glow_driver_options *d, const char *v) {
   append_split(&d->passes.disabled, &d->passes.ndisabled, v);
   return 0;

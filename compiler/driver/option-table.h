@@ -73,7 +73,8 @@ int glow_opt_backend(glow_driver_options *d, const char *v);
 int glow_opt_weights(glow_driver_options *d, const char *v);
 int glow_opt_target(glow_driver_options *d, const char *v);
 int glow_opt_target_feature(glow_driver_options *d, const char *v);
-int glow_opt_remote_cache(glow_driver_options *d, const char *v);
+int glow_opt_remote_cache(glow_driver_options *d, const char *v);        /* in remote-cache.c */
+int glow_opt_remote_cache_header(glow_driver_options *d, const char *v); /* in remote-cache.c */
 int glow_opt_disable_pass(glow_driver_options *d, const char *v);
 int glow_opt_load_pass(glow_driver_options *d, const char *v);
 int glow_opt_pass(glow_driver_options *d, const char *v);

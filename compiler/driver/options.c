@@ -315,15 +315,8 @@ static int finish(glow_driver_tool tool, glow_driver_options *d, const unsigned 
     return -1;
   if (!d->cache_dir && getenv("GLOWC_CACHE_DIR") && *getenv("GLOWC_CACHE_DIR"))
     d->cache_dir = getenv("GLOWC_CACHE_DIR");
-  const char *remote = getenv("GLOWC_REMOTE_CACHE");
-  if (!d->remote_cache && remote && *remote) {
-    char err[256];
-    if (glow_http_url_check(remote, err, sizeof err)) {
-      glow_error("GLOWC_REMOTE_CACHE", "%s (the environment variable; unset it or fix it)", err);
-      return -1;
-    }
-    d->remote_cache = remote;
-  }
+  if (glow_remote_cache_env(d))
+    return -1;
   if (!d->bundle.network_name)
     d->bundle.network_name = d->owned_name = default_name(d->model);
   if (!valid_ident(d->bundle.network_name)) {
@@ -424,6 +417,8 @@ void glow_driver_options_free(glow_driver_options *d) {
   free(d->owned_name);
   free(d->owned_triple);
   free(d->owned_features);
+  free(d->owned_remote_cache);
+  free(d->remote_headers);
   free(d->owned_keep);
   free(d->owned_entry);
 }
