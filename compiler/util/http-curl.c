@@ -19,12 +19,12 @@
 #define STALL_TIMEOUT_S 20L /* a transfer slower than 1 byte/s for this long is given up */
 #define RETRY_MS 1000
 
-/* The authority's end (after "scheme://"), and its '@' if it has user info. */
-static const char *userinfo_at(const char *url, const char **host) {
-  const char *p = strstr(url, "://");
-  *host = p ? p + 3 : url;
-  size_t n = strcspn(*host, "/?#");
-  const char *at = memchr(*host, '@', n);
+/* The authority's start (after "scheme://") in *auth, and its last '@' (the end of any user info). */
+static const char *userinfo_at(const char *url, const char **auth) {
+  const char *p = strstr(url, "://"), *at = NULL;
+  *auth = p ? p + 3 : url;
+  for (const char *q = *auth; *q && !strchr("/?#", *q); q++)
+    at = *q == '@' ? q : at;
   return at;
 }
 
@@ -41,13 +41,14 @@ int glow_http_url_check(const char *url, char *err, size_t errcap) {
   char *shown = glow_http_url_shown(url), *scheme = NULL, *host = NULL, *query = NULL, *fragment = NULL;
   const char *h, *at = userinfo_at(url, &h);
   CURLU *u = curl_url();
+  /* curl's parser, and what it lets pass: a query, a second '@', no host (it reads https:///x as https://x/) */
   int bad = !u || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
             curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
             (strcmp(scheme, "http") && strcmp(scheme, "https")) || strncmp(url, scheme, strlen(scheme)) ||
             curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK || !*host ||
             curl_url_get(u, CURLUPART_QUERY, &query, 0) != CURLUE_NO_QUERY ||
             curl_url_get(u, CURLUPART_FRAGMENT, &fragment, 0) != CURLUE_NO_FRAGMENT ||
-            (at && memchr(h, '@', (size_t)(at - h)));
+            (at && memchr(h, '@', (size_t)(at - h))) || strchr("/:", (at ? at + 1 : h)[0]);
   if (bad) /* the URL as shown: a password in a malformed URL stays out of the message too */
     snprintf(err, errcap, "'%s' is not http[s]://[<user>:<password>@]<host>[:<port>][/<prefix>]", shown);
   curl_free(scheme);
@@ -60,10 +61,15 @@ int glow_http_url_check(const char *url, char *err, size_t errcap) {
 }
 
 int glow_http_header_check(const char *h, char *err, size_t errcap) {
-  size_t n = strspn(h, "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
-  if (!n || h[n] != ':') {
-    snprintf(err, errcap, "'%.*s...' is not <Name>:<Value> (a name of letters, digits and !#$%%&'*+-.^_`|~, then ':')",
-             (int)(n < 40 ? n : 40), h);
+  const char *colon = strchr(h, ':');
+  if (!colon) { /* nothing shown: the whole of it may be a token */
+    snprintf(err, errcap, "no ':' between the name and the value (the form is <Name>:<Value>)");
+    return -1;
+  }
+  size_t n = (size_t)(colon - h), k = strspn(h, "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+  if (!n || k != n) { /* shown up to the bad character only: the rest may be a value that lacked its ':' */
+    snprintf(err, errcap, "the header name %s'%.*s' (a name is letters, digits and !#$%%&'*+-.^_`|~, then ':')",
+             n ? "has a character it cannot hold after " : "is empty: ", (int)(k < 60 ? k : 60), h);
     return -1;
   }
   const char *v = h + n + 1;

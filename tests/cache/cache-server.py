@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """A throwaway HTTP GET/PUT store for the remote-cache test (the protocol of
-Bazel's HTTP cache / nginx WebDAV). Binds 127.0.0.1 on a free port, writes the
+Bazel's HTTP cache / nginx WebDAV), kept for the lies a real server does not tell
+(check-remote-nginx.sh runs nginx for the rest). Binds 127.0.0.1 on a free port, writes the
 port to <port-file>, serves <dir>, and exits after <seconds> in any case.
   cache-server.py <dir> <port-file> <seconds>
 It lies on request: <dir>/.mode holding
   huge-length  GET claims Content-Length: 1 TiB, then streams bytes without end;
   short-body   GET claims 1000 bytes more than it sends, then closes;
-  keep-open    GET answers rightly but keeps the connection open for 30 s."""
+  keep-open    GET answers rightly but keeps the connection open for 30 s;
+  503-once     GET answers 503 once (then the mode file is removed), as a
+               restarting server behind a proxy does."""
 import http.server, os, sys, threading, time
 
 root, port_file, lifetime = sys.argv[1], sys.argv[2], float(sys.argv[3])
@@ -24,6 +27,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         data = open(p, "rb").read()
         mode_file = os.path.join(root, ".mode")
         mode = open(mode_file).read().strip() if os.path.exists(mode_file) else ""
+        if mode == "503-once":
+            os.remove(mode_file)
+            self.send_error(503)
+            return
         self.send_response(200)
         claimed = {"huge-length": 1 << 40, "short-body": len(data) + 1000}.get(mode, len(data))
         self.send_header("Content-Length", str(claimed))
