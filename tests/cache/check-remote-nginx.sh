@@ -109,9 +109,15 @@ k1=$("$mc" -model="$model" -emit-bundle="$work/k" -network-name=net -print-cache
 k2=$("$mc" -model="$model" -emit-bundle="$work/k" -network-name=net -print-cache-key -remote-cache="$url" \
   -remote-cache-header="$header" "$@")
 [ "$k1" = "$k2" ] || fail "the remote cache's credentials changed the key"
-! grep -rlF -e "$password" -e "$token" "$work" --exclude-dir=srv --exclude-dir=home ||
-  fail "the password or token above is in a log or bundle file"
-echo "ok: neither the password nor the token in the key, the logs (-verbose) or the bundles"
+! grep -rlF -e "$password" -e "$token" "$work" "$srv/store" --exclude-dir=srv --exclude-dir=home ||
+  fail "the password or token above is in a log, bundle or cache entry"
+echo "ok: neither the password nor the token in the key, the logs (-verbose), the bundles or the entries"
+
+# Proxies come from the environment (curl's https_proxy): a dead one is a warning and a compile.
+https_proxy=http://127.0.0.1:9 compile proxied -remote-cache="$url" "$@"
+warned proxied "warning: remote cache .*127.0.0.1 port 9"
+compiled proxied
+echo "ok: https_proxy is used (a dead proxy: a warning and a compile)"
 
 # Bad input: refused before anything compiles, named, nothing written, the secrets not shown.
 refused() {
