@@ -1,8 +1,9 @@
 /* The remote compile cache's options and requests: -remote-cache (or GLOWC_REMOTE_CACHE),
- * -remote-cache-header, -remote-cache-mode, GLOWC_REMOTE_CACHE_CA, each checked before anything
- * compiles; GET and PUT through util/http-curl.c, whose every failure is a warning here (the
- * compile goes on locally). d->remote_cache is the URL as shown, without user and password; only
- * libcurl sees d->remote_cache_url. */
+ * -remote-cache-header (or GLOWC_REMOTE_CACHE_HEADER), -remote-cache-mode and
+ * GLOWC_REMOTE_CACHE_CA, each checked before anything compiles; GET and PUT through
+ * util/http-curl.c, whose every failure is a warning here (the compile goes on locally).
+ * d->remote_cache is the URL as shown, without user and password; only libcurl sees
+ * d->remote_cache_url. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,8 +36,17 @@ int glow_opt_remote_cache_header(glow_driver_options *d, const char *v) {
 
 int glow_remote_cache_env(glow_driver_options *d) {
   const char *url = getenv("GLOWC_REMOTE_CACHE"), *ca = getenv("GLOWC_REMOTE_CACHE_CA");
+  const char *header = getenv("GLOWC_REMOTE_CACHE_HEADER");
   if (!d->remote_cache && url && *url && set_url(d, "GLOWC_REMOTE_CACHE", url))
     return -1;
+  if (d->remote_cache && !d->nremote_headers && header && *header) {
+    char err[256];
+    if (glow_http_header_check(header, err, sizeof err)) {
+      glow_error("GLOWC_REMOTE_CACHE_HEADER", "%s (the environment variable; unset it or fix it)", err);
+      return -1;
+    }
+    glow_opt_remote_cache_header(d, header);
+  }
   if (d->remote_cache && ca && *ca) {
     char err[512];
     if (glow_http_ca_check(ca, err, sizeof err)) {

@@ -78,10 +78,12 @@ compiled token-first
 [ "$(stored token)" = 1 ] || fail "nothing stored with the bearer token"
 compile token-hit -remote-cache="$base/token" -remote-cache-header="X-Glowc-Test: 1" -remote-cache-header="$header" "$@"
 hit token-hit
+GLOWC_REMOTE_CACHE=$base/token GLOWC_REMOTE_CACHE_HEADER=$header compile env-token-hit "$@"
+hit env-token-hit
 compile no-token -remote-cache="$base/token" "$@"
 warned no-token "GET [0-9a-f]{64}: HTTP status 401"
 compiled no-token
-echo "ok: a bearer token in -remote-cache-header: stored, then a hit; without it a warning and a compile"
+echo "ok: a bearer token in -remote-cache-header: stored, then a hit (also from GLOWC_REMOTE_CACHE_HEADER); without it a warning and a compile"
 
 compile expired -remote-cache="https://$user:$password@127.0.0.1:$webdav_expired_port/glowc" "$@"
 warned expired "warning: remote cache https://127.0.0.1:$webdav_expired_port/glowc: .*certificate has expired"
@@ -141,6 +143,7 @@ refused header-colon "^-remote-cache-header: error: no ':' between the name and 
 refused header-empty "^-remote-cache-header: error: header Authorization: no value" "$mc" -remote-cache="$url" -remote-cache-header=Authorization:
 refused header-newline "^-remote-cache-header: error: header Authorization: the value holds a control character" "$mc" -remote-cache="$url" "-remote-cache-header=Authorization: Bearer $token
 X-Injected: 1"
+refused env-header "^GLOWC_REMOTE_CACHE_HEADER: error: no ':' between" env GLOWC_REMOTE_CACHE_HEADER="Bearer $token" "$mc" -remote-cache="$url"
 refused ca-missing "^GLOWC_REMOTE_CACHE_CA: error: cannot read the CA file '$work/none.pem': No such file" env GLOWC_REMOTE_CACHE_CA="$work/none.pem" "$mc" -remote-cache="$url"
 refused ca-not-pem "^GLOWC_REMOTE_CACHE_CA: error: '$srv/htpasswd' holds no PEM certificate" env GLOWC_REMOTE_CACHE_CA="$srv/htpasswd" "$mc" -remote-cache="$url"
 refused mode "^-remote-cache-mode: error" "$mc" -remote-cache="$url" -remote-cache-mode=rx
