@@ -80,10 +80,16 @@ compile token-hit -remote-cache="$base/token" -remote-cache-header="X-Glowc-Test
 hit token-hit
 GLOWC_REMOTE_CACHE=$base/token GLOWC_REMOTE_CACHE_HEADER=$header compile env-token-hit "$@"
 hit env-token-hit
-compile no-token -remote-cache="$base/token" "$@"
-warned no-token "GET [0-9a-f]{64}: HTTP status 401"
+# A fork's job, without the token: it reads (a hit), and -remote-cache-mode=r keeps it from
+# trying to write; a write without the token is refused (a warning, the compile goes on).
+compile fork-hit -remote-cache="$base/token" -remote-cache-mode=r "$@"
+hit fork-hit
+! grep -q warning "$work/fork-hit.log" || { cat "$work/fork-hit.log"; fail "fork-hit: a warning"; }
+compile no-token -remote-cache="$base/token" -network-name=no_token "$@"
+warned no-token "PUT [0-9a-f]{64}: HTTP status 401: the credentials were refused"
 compiled no-token
-echo "ok: a bearer token in -remote-cache-header: stored, then a hit (also from GLOWC_REMOTE_CACHE_HEADER); without it a warning and a compile"
+[ "$(stored token)" = 1 ] || fail "a PUT without the token stored an entry"
+echo "ok: a bearer token in -remote-cache-header: stored, then a hit (also from GLOWC_REMOTE_CACHE_HEADER); without it a read-only hit, and a write refused with a warning"
 
 compile expired -remote-cache="https://$user:$password@127.0.0.1:$webdav_expired_port/glowc" "$@"
 warned expired "warning: remote cache https://127.0.0.1:$webdav_expired_port/glowc: .*certificate has expired"

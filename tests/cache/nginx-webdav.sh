@@ -7,7 +7,8 @@
 #                       serves <dir>/store over https on 127.0.0.1:$webdav_port with the valid
 #                       certificate and on $webdav_expired_port with the expired one:
 #                       /glowc/ takes basic auth (<user>:<password>, an htpasswd file written by
-#                       openssl passwd), /token/ an "Authorization: Bearer <token>" header;
+#                       openssl passwd); /token/ is read by anyone and written only with an
+#                       "Authorization: Bearer <token>" header (the README's CI setup);
 #                       requests logged in <dir>/access.log.
 #   nginx_stop <dir>    stops it.
 # bazel-remote, the other cache server CI systems run, has no Debian package (apt-cache search
@@ -75,6 +76,11 @@ http {
   dav_methods PUT;
   create_full_put_path on;
   dav_access user:rw group:rw all:rw;
+  map "\$request_method:\$http_authorization" \$token_refused {
+    default 1;
+    "~^(GET|HEAD):" 0;
+    "PUT:Bearer $token" 0;
+  }
   server {
     listen 127.0.0.1:$webdav_port ssl;
     ssl_certificate $dir/server.pem;
@@ -84,7 +90,7 @@ http {
       auth_basic_user_file $dir/htpasswd;
     }
     location /token/ {
-      if (\$http_authorization != "Bearer $token") {
+      if (\$token_refused) {
         return 401;
       }
     }
