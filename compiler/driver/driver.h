@@ -40,7 +40,7 @@ typedef struct glow_driver_options {
   char *owned_remote_cache;     /* remote_cache's memory */
   int nremote_headers;
   const char **remote_headers;  /* -remote-cache-header=Name:Value, in order */
-  int remote_cache_mode;        /* -remote-cache-mode: GLOW_REMOTE_CACHE_RW, _READ (no PUT), _WRITE (no GET) */
+  int remote_cache_mode;        /* -remote-cache-mode or GLOWC_REMOTE_CACHE_MODE: GLOW_REMOTE_CACHE_* */
   const char *remote_cache_ca;  /* GLOWC_REMOTE_CACHE_CA: PEM file of the CAs to trust; NULL: the system's */
   const char *dump_profile;  /* -dump-profile=<file.yml>: profile instead of compiling */
   const char *load_profile;  /* -load-profile=<file.yml>: quantize with it */
@@ -94,11 +94,12 @@ int glow_cache_fetch(const glow_driver_options *d, const char *key, glow_cache_e
 void glow_cache_store(const glow_driver_options *d, const char *key, const glow_bundle_file *files, int n);
 
 /* driver/remote-cache.c: GET and PUT of an entry on the remote cache; a failure is a warning. */
-enum { GLOW_REMOTE_CACHE_RW, GLOW_REMOTE_CACHE_READ, GLOW_REMOTE_CACHE_WRITE }; /* -remote-cache-mode's order */
+enum { GLOW_REMOTE_CACHE_UNSET, GLOW_REMOTE_CACHE_RW, GLOW_REMOTE_CACHE_READ /* no PUT */, GLOW_REMOTE_CACHE_WRITE /* no GET */ };
 /* @return 1 with the entry's bytes (malloc'd, not yet checked), 0 if the server has none, -1 after a warning. */
 int glow_remote_cache_get(const glow_driver_options *d, const char *key, void **bytes, size_t *size);
 void glow_remote_cache_put(const glow_driver_options *d, const char *key, const void *data, size_t size);
-/* GLOWC_REMOTE_CACHE unless -remote-cache was given, and GLOWC_REMOTE_CACHE_CA, checked. @return 0 or -1. */
+/* The environment forms of the remote cache's options that were not given, and GLOWC_REMOTE_CACHE_CA,
+ * checked. @return 0 or -1. */
 int glow_remote_cache_env(glow_driver_options *d);
 
 /* driver/compile.c */

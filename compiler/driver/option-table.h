@@ -75,6 +75,7 @@ int glow_opt_target(glow_driver_options *d, const char *v);
 int glow_opt_target_feature(glow_driver_options *d, const char *v);
 int glow_opt_remote_cache(glow_driver_options *d, const char *v);        /* in remote-cache.c */
 int glow_opt_remote_cache_header(glow_driver_options *d, const char *v); /* in remote-cache.c */
+int glow_opt_remote_cache_mode(glow_driver_options *d, const char *v);   /* in remote-cache.c */
 int glow_opt_disable_pass(glow_driver_options *d, const char *v);
 int glow_opt_load_pass(glow_driver_options *d, const char *v);
 int glow_opt_pass(glow_driver_options *d, const char *v);

@@ -1,6 +1,6 @@
 /* The remote compile cache's options and requests: -remote-cache (or GLOWC_REMOTE_CACHE),
- * -remote-cache-header (or GLOWC_REMOTE_CACHE_HEADER), -remote-cache-mode and
- * GLOWC_REMOTE_CACHE_CA, each checked before anything compiles; GET and PUT through
+ * -remote-cache-header (or GLOWC_REMOTE_CACHE_HEADER), -remote-cache-mode (or
+ * GLOWC_REMOTE_CACHE_MODE) and GLOWC_REMOTE_CACHE_CA, each checked before anything compiles; GET and PUT through
  * util/http-curl.c, whose every failure is a warning here (the compile goes on locally).
  * d->remote_cache is the URL as shown, without user and password; only libcurl sees
  * d->remote_cache_url. */
@@ -34,9 +34,21 @@ int glow_opt_remote_cache_header(glow_driver_options *d, const char *v) {
   return 0;
 }
 
+static int set_mode(glow_driver_options *d, const char *where, const char *v) {
+  static const char *const modes[] = {[GLOW_REMOTE_CACHE_RW] = "rw", [GLOW_REMOTE_CACHE_READ] = "r",
+                                      [GLOW_REMOTE_CACHE_WRITE] = "w"};
+  for (int m = GLOW_REMOTE_CACHE_RW; m <= GLOW_REMOTE_CACHE_WRITE; m++)
+    if (!strcmp(v, modes[m]))
+      return d->remote_cache_mode = m, 0;
+  glow_error(where, "'%s' is not rw (read and write), r (read only) or w (write only)", v);
+  return -1;
+}
+
+int glow_opt_remote_cache_mode(glow_driver_options *d, const char *v) { return set_mode(d, "-remote-cache-mode", v); }
+
 int glow_remote_cache_env(glow_driver_options *d) {
   const char *url = getenv("GLOWC_REMOTE_CACHE"), *ca = getenv("GLOWC_REMOTE_CACHE_CA");
-  const char *header = getenv("GLOWC_REMOTE_CACHE_HEADER");
+  const char *header = getenv("GLOWC_REMOTE_CACHE_HEADER"), *mode = getenv("GLOWC_REMOTE_CACHE_MODE");
   if (!d->remote_cache && url && *url && set_url(d, "GLOWC_REMOTE_CACHE", url))
     return -1;
   if (d->remote_cache && !d->nremote_headers && header && *header) {
@@ -47,6 +59,8 @@ int glow_remote_cache_env(glow_driver_options *d) {
     }
     glow_opt_remote_cache_header(d, header);
   }
+  if (!d->remote_cache_mode && mode && *mode && set_mode(d, "GLOWC_REMOTE_CACHE_MODE", mode))
+    return -1;
   if (d->remote_cache && ca && *ca) {
     char err[512];
     if (glow_http_ca_check(ca, err, sizeof err)) {

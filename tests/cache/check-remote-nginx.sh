@@ -80,9 +80,9 @@ compile token-hit -remote-cache="$base/token" -remote-cache-header="X-Glowc-Test
 hit token-hit
 GLOWC_REMOTE_CACHE=$base/token GLOWC_REMOTE_CACHE_HEADER=$header compile env-token-hit "$@"
 hit env-token-hit
-# A fork's job, without the token: it reads (a hit), and -remote-cache-mode=r keeps it from
+# A fork's job, without the token: it reads (a hit), and GLOWC_REMOTE_CACHE_MODE=r keeps it from
 # trying to write; a write without the token is refused (a warning, the compile goes on).
-compile fork-hit -remote-cache="$base/token" -remote-cache-mode=r "$@"
+GLOWC_REMOTE_CACHE_MODE=r compile fork-hit -remote-cache="$base/token" "$@"
 hit fork-hit
 ! grep -q warning "$work/fork-hit.log" || { cat "$work/fork-hit.log"; fail "fork-hit: a warning"; }
 compile no-token -remote-cache="$base/token" -network-name=no_token "$@"
@@ -152,5 +152,6 @@ X-Injected: 1"
 refused env-header "^GLOWC_REMOTE_CACHE_HEADER: error: no ':' between" env GLOWC_REMOTE_CACHE_HEADER="Bearer $token" "$mc" -remote-cache="$url"
 refused ca-missing "^GLOWC_REMOTE_CACHE_CA: error: cannot read the CA file '$work/none.pem': No such file" env GLOWC_REMOTE_CACHE_CA="$work/none.pem" "$mc" -remote-cache="$url"
 refused ca-not-pem "^GLOWC_REMOTE_CACHE_CA: error: '$srv/htpasswd' holds no PEM certificate" env GLOWC_REMOTE_CACHE_CA="$srv/htpasswd" "$mc" -remote-cache="$url"
-refused mode "^-remote-cache-mode: error" "$mc" -remote-cache="$url" -remote-cache-mode=rx
+refused mode "^-remote-cache-mode: error: 'rx' is not rw" "$mc" -remote-cache="$url" -remote-cache-mode=rx
+refused env-mode "^GLOWC_REMOTE_CACHE_MODE: error: 'ro' is not rw" env GLOWC_REMOTE_CACHE_MODE=ro "$mc" -remote-cache="$url"
 echo "PASS"
