@@ -342,6 +342,8 @@ static void store_local(const glow_driver_options *d, const char *key, const voi
   if (!ok || rename(tmp, path)) {
     glow_note("glowc: warning: cannot store %s in the cache: %s\n", path, strerror(errno));
     unlink(tmp);
+  } else {
+    glow_cache_local_stored(d); /* counted, and the cache kept within -cache-max-size */
   }
   free(tmp);
   free(path);
@@ -356,6 +358,9 @@ int glow_cache_fetch(const glow_driver_options *d, const char *key, glow_cache_e
     int hit = bytes && !decode_owned(bytes, size, key, path, d, e);
     if (bytes && !hit)
       unlink(path);
+    if (hit)
+      glow_cache_local_used(path);
+    glow_cache_stat_count(d, hit ? GLOW_CACHE_STAT_LOCAL_HIT : GLOW_CACHE_STAT_LOCAL_MISS);
     free(path);
     if (hit)
       return 1;

@@ -42,6 +42,7 @@ typedef struct glow_driver_options {
   const char **remote_headers;  /* -remote-cache-header=Name:Value, in order */
   int remote_cache_mode;        /* -remote-cache-mode or GLOWC_REMOTE_CACHE_MODE: GLOW_REMOTE_CACHE_* */
   const char *remote_cache_ca;  /* GLOWC_REMOTE_CACHE_CA: PEM file of the CAs to trust; NULL: the system's */
+  uint64_t cache_max_size;  /* -cache-max-size or GLOWC_CACHE_MAX_SIZE: bytes of -cache-dir; 0: unbounded */
   const char *dump_profile;  /* -dump-profile=<file.yml>: profile instead of compiling */
   const char *load_profile;  /* -load-profile=<file.yml>: quantize with it */
   glow_quant_options quant;
@@ -101,6 +102,37 @@ void glow_remote_cache_put(const glow_driver_options *d, const char *key, const 
 /* The environment forms of the remote cache's options that were not given, and GLOWC_REMOTE_CACHE_CA,
  * checked. @return 0 or -1. */
 int glow_remote_cache_env(glow_driver_options *d);
+
+/* driver/cache-local.c: the local cache's statistics and size bound. Its folder holds, beside
+ * the entries, "stats" (the counters) and "lock". Every function is best effort for a compile. */
+typedef enum {
+  GLOW_CACHE_STAT_LOCAL_HIT,
+  GLOW_CACHE_STAT_LOCAL_MISS,
+  GLOW_CACHE_STAT_REMOTE_HIT,
+  GLOW_CACHE_STAT_REMOTE_MISS,  /* the server answered: no entry, or one that does not check out */
+  GLOW_CACHE_STAT_REMOTE_ERROR, /* no answer, or an HTTP error */
+  GLOW_CACHE_STAT_STORED,       /* entries stored in the local folder */
+  GLOW_CACHE_STAT_EVICTED,      /* entries removed by -cache-max-size or glowc-cache -prune */
+  GLOW_CACHE_NSTATS
+} glow_cache_stat;
+/* Adds one to a counter kept in d->cache_dir (nothing without one); safe between processes. */
+void glow_cache_stat_count(const glow_driver_options *d, glow_cache_stat s);
+const char *glow_cache_stat_name(glow_cache_stat s); /* as in the stats file: "local_hit", ... */
+/* A local hit on the entry at `path`: it becomes the most recently used. */
+void glow_cache_local_used(const char *path);
+/* After an entry is stored in d->cache_dir: counted; over d->cache_max_size, the least recently used removed. */
+void glow_cache_local_stored(const glow_driver_options *d);
+/* The counters (all 0 if none yet). @return 0, or -1 if the stats file cannot be read. */
+int glow_cache_stats_read(const char *dir, uint64_t counts[GLOW_CACHE_NSTATS]);
+int glow_cache_stats_zero(const char *dir);
+/* The entries in dir: how many, and their bytes. @return 0, or -1 if dir cannot be read. */
+int glow_cache_usage(const char *dir, uint64_t *entries, uint64_t *bytes);
+/* Removes the least recently used entries until dir holds at most max bytes (0: all, not counted
+ * as evicted), under the folder's lock, and temporary files over an hour old. @return the entries
+ * removed, or -1. */
+long glow_cache_prune(const char *dir, uint64_t max);
+/* Reads every entry and reports each that does not check out. @return how many, or -1. */
+int glow_cache_verify(const char *dir);
 
 /* driver/compile.c */
 int glow_driver_compile(const glow_driver_options *d);

@@ -401,24 +401,16 @@ int glow_opt_tflite_bias_max_error(glow_driver_options *d, const char *v) {
 /* -ram-size, -flash-size: <bytes>[K|M|G] (optionally KB or KiB, ...), K being 1024 bytes as
  * board data sheets count; a whole number from 1 byte to 2^48. */
 static int parse_size(const char *opt, const char *v, uint64_t *size, const char **arg) {
-  const char *p = v;
-  uint64_t n = 0;
-  int ok = isdigit((unsigned char)*p);
-  for (; isdigit((unsigned char)*p); p++)
-    n = n > (UINT64_C(1) << 50) ? n : n * 10 + (uint64_t)(*p - '0'); /* held past 2^48: too large anyway */
-  int shift = *p == 'K' || *p == 'k' ? 10 : *p == 'M' || *p == 'm' ? 20 : *p == 'G' || *p == 'g' ? 30 : 0;
-  if (shift)
-    p += 1 + (!strcmp(p + 1, "B") || !strcmp(p + 1, "b") ? 1 : !strcmp(p + 1, "iB") ? 2 : 0);
-  if (!ok || *p || n == 0) {
+  int rc = glow_size_parse(v, size);
+  if (rc == -1 || (!rc && !*size)) {
     glow_error(opt, "'%s' is not a size of memory: give it in bytes, or in K, M or G (1024 bytes, 1024 K, "
                     "1024 M), e.g. %s=256K", v, opt);
     return -1;
   }
-  if (n > (UINT64_C(1) << 48) >> shift) {
+  if (rc == -2) {
     glow_error(opt, "'%s' is more than 2^48 bytes (256 TiB); give the board's memory, e.g. %s=256K", v, opt);
     return -1;
   }
-  *size = n << shift;
   *arg = v;
   return 0;
 }
@@ -429,4 +421,30 @@ int glow_opt_ram_size(glow_driver_options *d, const char *v) {
 
 int glow_opt_flash_size(glow_driver_options *d, const char *v) {
   return parse_size("-flash-size", v, &d->flash_size, &d->flash_size_arg);
+}
+
+/* -cache-max-size, GLOWC_CACHE_MAX_SIZE: a bound of 0 would keep nothing. */
+static int cache_size(const char *what, const char *v, uint64_t *size) {
+  if (glow_size_arg(what, v, size))
+    return -1;
+  if (!*size) {
+    glow_error(what, "'0' would keep nothing in the cache: give a size over 0 (e.g. 512M), or no -cache-dir");
+    return -1;
+  }
+  return 0;
+}
+
+int glow_opt_cache_max_size(glow_driver_options *d, const char *v) {
+  return cache_size("-cache-max-size", v, &d->cache_max_size);
+}
+
+int glow_cache_max_size_env(glow_driver_options *d) {
+  const char *v = getenv("GLOWC_CACHE_MAX_SIZE");
+  if (!d->cache_max_size && v && *v && cache_size("GLOWC_CACHE_MAX_SIZE", v, &d->cache_max_size))
+    return -1;
+  if (d->cache_max_size && !d->cache_dir && !(v && *v)) {
+    glow_error("-cache-max-size", "bounds the local cache: give -cache-dir=<dir> (or GLOWC_CACHE_DIR) too");
+    return -1;
+  }
+  return 0;
 }

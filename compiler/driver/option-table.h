@@ -76,6 +76,9 @@ int glow_opt_target_feature(glow_driver_options *d, const char *v);
 int glow_opt_remote_cache(glow_driver_options *d, const char *v);        /* in remote-cache.c */
 int glow_opt_remote_cache_header(glow_driver_options *d, const char *v); /* in remote-cache.c */
 int glow_opt_remote_cache_mode(glow_driver_options *d, const char *v);   /* in remote-cache.c */
+int glow_opt_cache_max_size(glow_driver_options *d, const char *v);
+/* GLOWC_CACHE_MAX_SIZE unless -cache-max-size was given; either needs a cache folder. @return 0 or -1. */
+int glow_cache_max_size_env(glow_driver_options *d);
 int glow_opt_disable_pass(glow_driver_options *d, const char *v);
 int glow_opt_load_pass(glow_driver_options *d, const char *v);
 int glow_opt_pass(glow_driver_options *d, const char *v);

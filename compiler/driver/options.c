@@ -315,6 +315,8 @@ static int finish(glow_driver_tool tool, glow_driver_options *d, const unsigned 
     return -1;
   if (!d->cache_dir && getenv("GLOWC_CACHE_DIR") && *getenv("GLOWC_CACHE_DIR"))
     d->cache_dir = getenv("GLOWC_CACHE_DIR");
+  if (glow_cache_max_size_env(d))
+    return -1;
   if (glow_remote_cache_env(d))
     return -1;
   if (!d->bundle.network_name)

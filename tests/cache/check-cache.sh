@@ -36,7 +36,7 @@ extra=("$@")
 
 compile "$work/first"
 ! hit "$work/first" && compiled "$work/first" || fail "first compile should miss and compile"
-entry=$(find "$cache" -type f)
+entry=$(find "$cache" -mindepth 2 -type f)
 [ "$(echo "$entry" | wc -l)" = 1 ] || fail "expected one cache entry, found: $entry"
 echo "stored: ${entry#"$cache"/} ($(stat -c %s "$entry") bytes)"
 
@@ -52,9 +52,9 @@ hit "$work/env" || fail "GLOWC_CACHE_DIR should give a hit"
 same "$work/first" "$work/env"
 echo "hit through GLOWC_CACHE_DIR"
 
-before=$(find "$cache" -type f)
+before=$(find "$cache" -mindepth 2 -type f)
 compile "$work/renamed" -network-name=other
-other_key=$(find "$cache" -type f | grep -vxF "$before" | xargs -n1 basename)
+other_key=$(find "$cache" -mindepth 2 -type f | grep -vxF "$before" | xargs -n1 basename)
 ! hit "$work/renamed" && compiled "$work/renamed" || fail "another -network-name must miss"
 [ -f "$work/renamed/other.o" ] || fail "-network-name=other did not give other.o"
 compile "$work/static-reloc" -relocation-model=static

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # --help tells the truth, and so does the README: the CLI reference in README.md
 # (the block opening "USAGE: <tool>") is exactly what `<tool> -help` prints (the
-# host triple left out). Tools: model-compiler, model-profiler, glowc-run, image-classifier.
+# host triple left out). Tools: model-compiler, model-profiler, glowc-run, image-classifier, glowc-cache.
 #   check-readme-help.sh <tool binary> <README.md>
 set -eu
 tool=$1
