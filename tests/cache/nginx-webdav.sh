@@ -1,6 +1,6 @@
 # An https WebDAV cache on loopback for the remote-cache tests (sourced): nginx (nginx-extras) as
 # users run it in front of a shared cache, with certificates made here by openssl. Uses
-# tests/bazel/nginx.sh's nginx_bin and nginx_stop.
+# tests/bazel/nginx.sh's nginx_bin, nginx_conf_head and nginx_stop.
 #   webdav_certs <dir>  a test CA (<dir>/ca.pem), a server certificate it signed for 127.0.0.1
 #                       (<dir>/server.pem) and one that expired in 2020 (<dir>/expired.pem)
 #   webdav_start <dir> <user> <password> <token>
@@ -59,18 +59,9 @@ import socket
 s = [socket.socket() for _ in range(2)]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])')
-    cat >"$dir/nginx.conf" <<EOT
-worker_processes 1;
-pid $dir/nginx.pid;
-error_log $dir/error.log;
-events {}
-http {
-  access_log $dir/access.log;
-  client_body_temp_path $dir/tmp/body;
-  proxy_temp_path $dir/tmp/proxy;
-  fastcgi_temp_path $dir/tmp/fastcgi;
-  uwsgi_temp_path $dir/tmp/uwsgi;
-  scgi_temp_path $dir/tmp/scgi;
+    {
+      nginx_conf_head "$dir"
+      cat <<EOT
   client_max_body_size 0;
   root $dir/store;
   dav_methods PUT;
@@ -102,6 +93,7 @@ http {
   }
 }
 EOT
+    } >"$dir/nginx.conf"
     if "$nginx_bin" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" 2>>"$dir/error.log"; then
       for _ in $(seq 50); do [ -s "$dir/nginx.pid" ] && return 0; sleep 0.1; done
     fi
