@@ -189,12 +189,10 @@ static int attempt(transfer *t, char *err, size_t errcap, int *retry) {
 
 int glow_http_request(const glow_http_remote *r, const char *method, const char *key, const void *data, size_t size,
                       void **body, size_t *body_size, char *err, size_t errcap) {
-  static int inited;
-  if (!inited++ && curl_global_init(CURL_GLOBAL_DEFAULT)) {
-    snprintf(err, errcap, "libcurl failed to start");
-    return -1;
-  }
-  transfer t = {.c = curl_easy_init(), .data = data, .size = size};
+  static CURLcode started = CURLE_FAILED_INIT; /* the driver's one thread asks for the cache */
+  if (started != CURLE_OK)
+    started = curl_global_init(CURL_GLOBAL_DEFAULT);
+  transfer t = {.c = started == CURLE_OK ? curl_easy_init() : NULL, .data = data, .size = size};
   if (!t.c) {
     snprintf(err, errcap, "libcurl failed to start");
     return -1;
