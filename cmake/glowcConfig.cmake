@@ -1,5 +1,5 @@
 # find_package(glowc): the imported targets glowc::model-compiler, glowc::glowc,
-# glowc::model-profiler, glowc::image-classifier and glowc::runtime (and
+# glowc::model-profiler, glowc::image-classifier, glowc::glowc-cache and glowc::runtime (and
 # glowc::runtime_zst, the packed weights loader, which links libzstd and
 # libxxhash; glowc::runtime_threads, the thread pool of -num-threads bundles;
 # glowc::runtime_cuda, instances of CUDA bundles and the CUDA driver loaded at run
@@ -23,7 +23,8 @@ if(NOT CMAKE_CROSSCOMPILING)
 elseif(NOT TARGET glowc::runtime AND "C" IN_LIST _glowc_languages)
   include(${CMAKE_CURRENT_LIST_DIR}/glowcPaths.cmake)
   set(_glowc_runtime_dir ${_glowc_share_dir}/runtime)
-  add_library(glowc_runtime_for_target STATIC EXCLUDE_FROM_ALL ${_glowc_runtime_dir}/runtime.c)
+  add_library(glowc_runtime_for_target STATIC EXCLUDE_FROM_ALL ${_glowc_runtime_dir}/runtime.c
+              ${_glowc_runtime_dir}/runfiles.c)
   target_include_directories(glowc_runtime_for_target PUBLIC ${_glowc_runtime_dir})
   add_library(glowc::runtime ALIAS glowc_runtime_for_target)
   # CUDA bundles' runtime for a Linux target (e.g. a Jetson): it needs only libdl and pthreads there.

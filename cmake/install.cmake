@@ -3,7 +3,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS model-compiler glowc model-profiler glowc-run image-classifier EXPORT glowcTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS model-compiler glowc model-profiler glowc-run image-classifier glowc-cache EXPORT glowcTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # Graph-pass plugins: the header, and glowc::pass_plugin (an interface target) that carries it.
 install(TARGETS glowc_pass_plugin EXPORT glowcTargets)
 install(FILES ${PROJECT_SOURCE_DIR}/compiler/glowc-pass.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -13,7 +13,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/compiler/glowc-pass.h DESTINATION ${CMAKE_IN
 install(TARGETS glowc_runtime glowc_runtime_zst glowc_runtime_threads glowc_runtime_cuda EXPORT glowcRuntimeTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/runtime/runtime.c ${PROJECT_SOURCE_DIR}/runtime/glow-runtime.h
+install(FILES ${PROJECT_SOURCE_DIR}/runtime/runtime.c ${PROJECT_SOURCE_DIR}/runtime/runfiles.c
+              ${PROJECT_SOURCE_DIR}/runtime/glow-runtime.h
               ${PROJECT_SOURCE_DIR}/runtime/runtime-internal.h ${PROJECT_SOURCE_DIR}/runtime/cuda.c
               ${PROJECT_SOURCE_DIR}/runtime/cuda-loader.c ${PROJECT_SOURCE_DIR}/runtime/cuda-driver.h
   DESTINATION ${CMAKE_INSTALL_DATADIR}/glowc/runtime)

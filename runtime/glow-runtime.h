@@ -101,7 +101,7 @@ typedef enum {
   GLOW_RT_ERR_IO = -2,        /* a file could not be opened or read */
   GLOW_RT_ERR_SIZE = -3,      /* a weights file whose size does not match the bundle */
   GLOW_RT_ERR_NOMEM = -4,     /* out of memory */
-  GLOW_RT_ERR_NOT_FOUND = -5, /* no input or output of that name */
+  GLOW_RT_ERR_NOT_FOUND = -5, /* no input or output of that name (or no such runfile) */
   GLOW_RT_ERR_BUNDLE = -6,    /* the bundle's entry function returned an error */
   GLOW_RT_ERR_FORMAT = -7,    /* packed weights that are truncated, corrupt or not glowc's (or of another version) */
   GLOW_RT_ERR_CHECKSUM = -8,  /* packed weights whose unpacked bytes fail their checksum */
@@ -201,6 +201,25 @@ int glow_instance_run(glow_instance *inst);
 
 /* A description of the last error on this thread ("" if none). */
 const char *glow_last_error(void);
+
+/* ---- Bazel's runfiles ----
+ * A program built by Bazel that depends on a glow_bundle finds the bundle's weights among its
+ * runfiles: the rule defines GLOW_RUNFILE_<net>_weights_<ext> (bin, txt, zst: one for each
+ * weights file it writes) as the file's runfiles path, "<workspace>/<package>/<target>.bundle/
+ * <net>.weights.<ext>", and glow_runfile turns that into a path to open:
+ *
+ *   #ifdef GLOW_RUNFILE_net_weights_bin
+ *   char path[4096];
+ *   if (argc < 2 && glow_runfile(GLOW_RUNFILE_net_weights_bin, argv[0], path, sizeof path)) ...
+ *   #endif
+ *
+ * It looks, in this order, in the manifest $RUNFILES_MANIFEST_FILE names ("<runfiles path>
+ * <real path>" lines), the folders $RUNFILES_DIR and $TEST_SRCDIR name (`bazel run` and
+ * `bazel test` set them), then beside argv0: <argv0>.runfiles_manifest,
+ * <argv0>.runfiles/MANIFEST and the folder <argv0>.runfiles (a program started from bazel-bin).
+ * @return GLOW_RT_OK with the path in out (cap bytes); GLOW_RT_ERR_NOT_FOUND (the message says
+ *         where it looked); GLOW_RT_ERR_ARG (NULL arguments, or a path longer than cap). */
+int glow_runfile(const char *rlocation, const char *argv0, char *out, size_t cap);
 
 /* ---- Threads (runtime/thread-pool.c, the glowc::runtime_threads library) ----
  * Bundles compiled with -num-threads=N split their convolution, matrix-product

@@ -107,6 +107,13 @@ def _platform_triple(ctx):
         ", ".join(_ARM_CORES),
     ) + "set the triple with `target`", "target")
 
+def _rlocation(ctx, f):
+    """A file's runfiles path, as glow_runfile() takes it: <workspace>/<path>; a file of an
+    external repository (short_path ../<repository>/<path>) under its repository's name."""
+    if f.short_path.startswith("../"):
+        return f.short_path[3:]
+    return ctx.workspace_name + "/" + f.short_path
+
 def _glow_bundle_impl(ctx):
     name = ctx.attr.network_name or ctx.label.name
     if not (name[0].isalpha() or name[0] == "_") or not name.replace("_", "a").isalnum():
@@ -188,10 +195,12 @@ def _glow_bundle_impl(ctx):
         requested_features = ctx.features,
         unsupported_features = ctx.disabled_features,
     )
-    # With the static API, programs #include "<name>.weights.txt" as well.
+    # With the static API, programs #include "<name>.weights.txt" as well. Programs find each
+    # weights file among their runfiles by GLOW_RUNFILE_<name>_weights_<ext> (glow_runfile()).
     compilation_context = cc_common.create_compilation_context(
         headers = depset([hdr] + [w for w in weights if w.extension == "txt"]),
         includes = depset([hdr.dirname]),
+        defines = depset(['GLOW_RUNFILE_%s_weights_%s="%s"' % (name, w.extension, _rlocation(ctx, w)) for w in weights]),
     )
     library = cc_common.create_library_to_link(
         actions = ctx.actions,
@@ -229,7 +238,10 @@ glow_bundle = rule(
 `cc_binary(deps = [":<name>"])` links the bundle's object and can
 `#include "<network_name>.h"`; the weights file(s) are outputs (output group
 `weights`) and runfiles of the target, so a binary depending on it finds them
-under its runfiles at `<package>/<name>.bundle/<network_name>.weights.bin`.
+under its runfiles at `<package>/<name>.bundle/<network_name>.weights.bin`: it
+is compiled with `GLOW_RUNFILE_<network_name>_weights_bin` (`_txt`, `_zst`)
+defined as that runfiles path, which the runtime's `glow_runfile()` resolves
+(`bazel run` needs no weights argument).
 The compiler runs on the execution platform; the bundle is compiled for the
 target platform: with `--platforms=@glowc//toolchains:linux_aarch64` (and
 `--incompatible_enable_cc_toolchain_resolution`, so that the program links

@@ -2,6 +2,7 @@
  *
  *   digits-classify <digits.weights.bin>
  *   digits-classify-zst <digits.weights.zst>
+ *   bazel run //examples/digits:digits-classify   (the weights from the runfiles)
  *
  * Shows the dynamic-API route: the runtime loads the weights, allocates the
  * bundle's memory and finds the input and output by their names in the model.
@@ -20,9 +21,15 @@
 #ifdef DIGITS_WEIGHTS_ZST
 #define LOAD_WEIGHTS glow_weights_load_zst
 #define WEIGHTS_FILE "digits.weights.zst"
+#ifdef GLOW_RUNFILE_digits_weights_zst
+#define WEIGHTS_RUNFILE GLOW_RUNFILE_digits_weights_zst
+#endif
 #else
 #define LOAD_WEIGHTS glow_weights_load
 #define WEIGHTS_FILE "digits.weights.bin"
+#ifdef GLOW_RUNFILE_digits_weights_bin /* built by Bazel's glow_bundle: the weights are runfiles */
+#define WEIGHTS_RUNFILE GLOW_RUNFILE_digits_weights_bin
+#endif
 #endif
 #ifdef DIGITS_CUDA
 #define CREATE_INSTANCE(b, w, inst) glow_instance_create_cuda(b, w, 0, inst)
@@ -35,11 +42,21 @@ int main(int argc, char **argv) {
   glow_weights *weights = NULL;
   glow_instance *inst = NULL;
   glow_tensor_ref in, out;
-  if (argc != 2) {
+  const char *path = argc == 2 ? argv[1] : NULL;
+#ifdef WEIGHTS_RUNFILE
+  char runfile[4096];
+  if (argc == 1 && glow_runfile(WEIGHTS_RUNFILE, argv[0], runfile, sizeof runfile)) {
+    fprintf(stderr, "digits-classify: %s\n", glow_last_error());
+    return 1;
+  }
+  if (argc == 1)
+    path = runfile;
+#endif
+  if (!path) {
     fprintf(stderr, "usage: %s <" WEIGHTS_FILE ">\n", argv[0]);
     return 2;
   }
-  if (LOAD_WEIGHTS(&bundle, argv[1], &weights) || CREATE_INSTANCE(&bundle, weights, &inst) ||
+  if (LOAD_WEIGHTS(&bundle, path, &weights) || CREATE_INSTANCE(&bundle, weights, &inst) ||
       glow_instance_find(inst, "input", &in) || glow_instance_find(inst, "output", &out)) {
     fprintf(stderr, "digits-classify: %s\n", glow_last_error());
     glow_instance_free(inst);

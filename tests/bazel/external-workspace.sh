@@ -48,6 +48,9 @@ bin=$(bz info "${bz_build_flags[@]}" bazel-bin)
 # The weights reach the binary as runfiles of the bundle.
 out=$("$bin/app/classify" "$bin/app/classify.runfiles/consumer/app/net.bundle/digits.weights.bin")
 check_predictions "$out" "$src/examples/digits/expected.txt"
+# Without the argument, the program finds them there itself (the consumer workspace's name in
+# GLOW_RUNFILE_digits_weights_bin).
+check_predictions "$(bz run "${bz_build_flags[@]}" //app:classify 2>/dev/null)" "$src/examples/digits/expected.txt"
 
 if ! /usr/bin/python3 "$src/tests/tflite-model/make-model.py" "$(command -v flatc || echo flatc)" \
        "$src/compiler/importer/tflite.fbs" "$ws/tfl-model" >/dev/null; then

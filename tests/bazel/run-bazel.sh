@@ -9,13 +9,33 @@ src=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 cmake_bundle=${2-}
 cmake_targets=${3-}
 . "$src/tests/bazel/common.sh"
-trap 'bz shutdown >/dev/null 2>&1 || true' EXIT
+bz_tmp=$(mktemp -d)
+trap 'bz shutdown >/dev/null 2>&1 || true; rm -rf "$bz_tmp"' EXIT
 cd "$src"
 
 bz build "${bz_build_flags[@]}" //examples/digits:digits-classify
 bin=$(bz info "${bz_build_flags[@]}" bazel-bin)
 out=$("$bin/examples/digits/digits-classify" "$bin/examples/digits/digits_bundle.bundle/digits.weights.bin")
 check_predictions "$out" "$src/examples/digits/expected.txt"
+
+# No weights argument: the weights are the program's runfiles (glow_bundle's GLOW_RUNFILE_*
+# and glow_runfile): through `bazel run`'s variables, from bazel-bin (<program>.runfiles/), with
+# only a manifest (RUNFILES_MANIFEST_FILE, as without runfile links), and an error, not a
+# crash, where there are none.
+check_predictions "$(bz run "${bz_build_flags[@]}" //examples/digits:digits-classify 2>/dev/null)" \
+  "$src/examples/digits/expected.txt"
+check_predictions "$(env -u RUNFILES_DIR -u RUNFILES_MANIFEST_FILE -u TEST_SRCDIR \
+  "$bin/examples/digits/digits-classify")" "$src/examples/digits/expected.txt"
+check_predictions "$(cd / && env -u RUNFILES_DIR -u TEST_SRCDIR \
+  RUNFILES_MANIFEST_FILE="$bin/examples/digits/digits-classify.runfiles_manifest" \
+  "$bin/examples/digits/digits-classify")" "$src/examples/digits/expected.txt"
+cp "$bin/examples/digits/digits-classify" "$bz_tmp/digits-classify"
+if err=$(env -u RUNFILES_DIR -u RUNFILES_MANIFEST_FILE -u TEST_SRCDIR "$bz_tmp/digits-classify" 2>&1) ||
+  ! grep -q "not among the program's runfiles" <<<"$err"; then
+  echo "digits-classify without runfiles or a weights argument: $err" >&2
+  exit 1
+fi
+echo "digits-classify finds its weights among its runfiles (bazel run, bazel-bin, a manifest)"
 
 # The int8 variant: profile and bundle made by the build (glow_profile, glow_bundle(profile)).
 bz build "${bz_build_flags[@]}" //examples/digits:digits-classify-int8
@@ -26,6 +46,8 @@ check_predictions "$("$bin/examples/digits/digits-classify-int8" \
 bz build "${bz_build_flags[@]}" //examples/digits:digits-classify-zst
 check_predictions "$("$bin/examples/digits/digits-classify-zst" \
   "$bin/examples/digits/digits_zst.bundle/digits.weights.zst")" "$src/examples/digits/expected.txt"
+check_predictions "$(bz run "${bz_build_flags[@]}" //examples/digits:digits-classify-zst 2>/dev/null)" \
+  "$src/examples/digits/expected.txt"
 
 # The CUDA variant: glow_bundle(target = "nvptx64-nvidia-cuda"), which brings the runtime's CUDA
 # library. On a GPU it must predict as the others; without one, exit 1 saying so.
