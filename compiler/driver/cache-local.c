@@ -186,7 +186,8 @@ long glow_cache_prune(const char *dir, uint64_t max) {
       close(lock);
     return -1;
   }
-  qsort(l.e, (size_t)l.n, sizeof *l.e, by_use);
+  if (l.n) /* l.e is NULL without entries, which qsort may not take */
+    qsort(l.e, (size_t)l.n, sizeof *l.e, by_use);
   long removed = 0;
   for (int i = 0; i < l.n && l.bytes > max; i++) {
     struct stat st;
