@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Eviction under load: each round starts 20 model-compilers at once (4 bundles, five compiles
-# each) on one cache bounded by -cache-max-size to 4.5 entries, while a loop prunes it to two
-# entries or clears it with glowc-cache, then puts the entries back as a store puts them (a copy
-# renamed into place), three times a second, so that most compiles read (a miss costs a compile).
-# Every compile must succeed with files byte-identical to a first, serial compile (a reader never
-# loses an entry it opened; a miss compiles); afterwards every entry must check out (none torn), no
-# temporary file may be left, and the counters must add up (a hit or a miss per compile).
-#   check-cache-prune.sh <model-compiler> <glowc-cache> <model.onnx> [rounds (default 5)]
+# Eviction under load: for about `seconds` (two rounds at least), rounds of 20 model-compilers
+# started at once (4 bundles, five compiles each) on one cache bounded by -cache-max-size to 4.5
+# entries, while a loop prunes it to two entries or clears it with glowc-cache, then puts the
+# entries back as a store puts them (a copy renamed into place), twice a second, so that most
+# compiles read (a miss costs a compile). Every compile must succeed with files byte-identical to a
+# first, serial compile (a reader never loses an entry it opened; a miss compiles); afterwards every
+# entry must check out (none torn), no temporary file may be left, and the counters must add up (a
+# hit or a miss per compile). Time-bounded, as a loaded machine runs fewer rounds.
+#   check-cache-prune.sh <model-compiler> <glowc-cache> <model.onnx> [seconds (default 15)]
 set -u
-mc=$1 gc=$2 model=$3 rounds=${4:-5}
+mc=$1 gc=$2 model=$3 seconds=${4:-15}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -36,12 +37,12 @@ restore() {
   if ((i % 2)); then act=-prune=$((size * 2)); else act=-C; fi
   "$gc" -cache-dir="$cache" $act >/dev/null 2>>"$work/pruner.err" || echo "glowc-cache $act failed" >>"$work/pruner.err"
   restore
-  sleep 0.3
+  sleep 0.5
 done) &
 pruner=$!
 trap 'kill $pruner; rm -rf "$work"' EXIT
 start=$(date +%s)
-for ((r = 1; r <= rounds; r++)); do
+for ((r = 1; r <= 2 || $(date +%s) < start + seconds; r++)); do
   pids=()
   for n in "${names[@]}" "${names[@]}" "${names[@]}" "${names[@]}" "${names[@]}"; do
     "$mc" -model="$model" -emit-bundle="$work/out" -network-name="$n" -mcpu=baseline -cache-dir="$cache" \
@@ -57,6 +58,7 @@ for ((r = 1; r <= rounds; r++)); do
   done
   rm -rf "$work/out"/*
 done
+rounds=$((r - 1))
 kill $pruner
 wait $pruner 2>/dev/null
 trap 'rm -rf "$work"' EXIT
