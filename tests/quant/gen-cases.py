@@ -433,6 +433,16 @@ def main():
     qconv_case(out, "qconv_k1152", u8, i8, u8, (1, 128, 6, 6), 24, (3, 3), pads=(1, 1, 1, 1))
     qconv_case(out, "qconv_wide", i8, i8, u8, (1, 4, 2, 300), 5, (1, 3), pads=(0, 1, 0, 1))
     qconv_case(out, "qconv_c768", u8, i8, u8, (1, 768, 4, 4), 10, (3, 3), pads=(1, 1, 1, 1))  # a narrow band
+    # Depthwise on the quads path (4-byte dot products: VNNI, AArch64's sdot, the portable
+    # one; kernels/qconv-quads.h): 5x5 at stride 2 (two quads of taps, efficientnet's), uint8
+    # weights with a zero zero point (the sum-of-x term with e = 128), a kernel row of 6 taps
+    # with dilation at stride 1, rows that end mid-vector, a depth multiplier of 3, and a plane
+    # taller than one band.
+    qconv_case(out, "qconv_dw_5x5_s2", u8, i8, u8, (1, 6, 15, 33), 6, (5, 5), (2, 2), (2, 2, 2, 2), group=6)
+    qconv_case(out, "qconv_dw_u8w_s8x", i8, u8, i8, (1, 5, 11, 19), 5, (3, 3), pads=(1, 1, 1, 1), group=5)
+    qconv_case(out, "qconv_dw_1x6_dilated", u8, i8, u8, (1, 4, 7, 40), 12, (1, 6), (1, 1), (0, 3, 0, 4), (1, 2),
+               group=4, wz_zero=False)
+    qconv_case(out, "qconv_dw_tall", u8, i8, u8, (1, 2, 90, 200), 2, (3, 3), (2, 1), (1, 1, 1, 1), group=2)
     qdq_conv_case(out, "qdq_conv_u8_per_channel", u8, u8, (1, 8, 10, 10), 16, (3, 3), (1, 1, 1, 1), True)
     qdq_conv_case(out, "qdq_conv_s8", i8, i8, (1, 4, 9, 7), 6, (3, 3), (0, 0, 0, 0), False)
     qdq_matmul_case(out, "qdq_matmul_u8", u8, u8, (7, 40), (40, 24))

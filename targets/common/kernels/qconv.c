@@ -163,31 +163,37 @@ QCONV_TILE(qconv_tile_wide_xs, QCONV_WIDE_MR, QCONV_WIDE_PV, 1)
 QCONV_TILE(qconv_tile_narrow, QCONV_NARROW_MR, QCONV_NARROW_PV, 0)
 QCONV_TILE(qconv_tile_narrow_xs, QCONV_NARROW_MR, QCONV_NARROW_PV, 1)
 
+typedef uint8_t qconv_b16 __attribute__((vector_size(16), aligned(1)));
+typedef uint8_t qconv_b32 __attribute__((vector_size(32), aligned(1)));
+typedef uint8_t qconv_b64 __attribute__((vector_size(64), aligned(1)));
+
+/* 4 rows of 16 bytes as 16 words: dst[j] = (v[0][j], v[1][j], v[2][j], v[3][j]),
+ * interleaved in registers. */
+static inline void qconv_quads(uint32_t *dst, const qconv_b16 *v) {
+  qconv_b32 ab = __builtin_shufflevector(v[0], v[1], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23, 8, 24, 9,
+                                         25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  qconv_b32 cd = __builtin_shufflevector(v[2], v[3], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23, 8, 24, 9,
+                                         25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  *(qconv_b64 *)dst = __builtin_shufflevector(ab, cd, 0, 1, 32, 33, 2, 3, 34, 35, 4, 5, 36, 37, 6, 7, 38, 39, 8, 9, 40,
+                                              41, 10, 11, 42, 43, 12, 13, 44, 45, 14, 15, 46, 47, 16, 17, 48, 49, 18,
+                                              19, 50, 51, 20, 21, 52, 53, 22, 23, 54, 55, 24, 25, 56, 57, 26, 27, 58,
+                                              59, 28, 29, 60, 61, 30, 31, 62, 63);
+}
+
 /* One band row of 4 channels: dst[j] = the 4 channels' bytes at column j
  * (x[j * sw], flipped) for j in [j0, j1), padw elsewhere up to jn; rows that
- * are NULL (channels past C/G) give 0. Unit strides go 16 columns at a time,
- * 4 x 16 bytes interleaved in registers. */
+ * are NULL (channels past C/G) give 0. Unit strides go 16 columns at a time. */
 static inline void qconv_pack_row(uint32_t *dst, const uint8_t *const *xr, int64_t j0, int64_t j1, int64_t jn,
                                   int64_t sw, uint8_t flip, uint32_t padw) {
-  typedef uint8_t b16 __attribute__((vector_size(16), aligned(1)));
-  typedef uint8_t b32 __attribute__((vector_size(32), aligned(1)));
-  typedef uint8_t b64 __attribute__((vector_size(64), aligned(1)));
   int64_t j = 0;
   for (; j < j0; j++)
     dst[j] = padw;
   if (sw == 1)
     for (; j + 16 <= j1; j += 16) {
-      b16 v[4];
+      qconv_b16 v[4];
       for (int cc = 0; cc < 4; cc++)
-        v[cc] = xr[cc] ? *(const b16 *)(xr[cc] + j) ^ flip : (b16){0};
-      b32 ab = __builtin_shufflevector(v[0], v[1], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23, 8, 24, 9, 25,
-                                       10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-      b32 cd = __builtin_shufflevector(v[2], v[3], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23, 8, 24, 9, 25,
-                                       10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-      *(b64 *)(dst + j) = __builtin_shufflevector(
-          ab, cd, 0, 1, 32, 33, 2, 3, 34, 35, 4, 5, 36, 37, 6, 7, 38, 39, 8, 9, 40, 41, 10, 11, 42, 43, 12, 13, 44, 45, 14,
-          15, 46, 47, 16, 17, 48, 49, 18, 19, 50, 51, 20, 21, 52, 53, 22, 23, 54, 55, 24, 25, 56, 57, 26, 27, 58, 59, 28,
-          29, 60, 61, 30, 31, 62, 63);
+        v[cc] = xr[cc] ? *(const qconv_b16 *)(xr[cc] + j) ^ flip : (qconv_b16){0};
+      qconv_quads(dst + j, v);
     }
   for (; j < j1; j++) {
     uint32_t v = 0;
@@ -336,12 +342,14 @@ static inline int64_t qconv_rows_per_band(const int64_t *p, int wide) {
 
 #include "kernels/qconv-mcu.h"
 #include "kernels/qconv-pairs.h"
+#include "kernels/qconv-quads.h"
 
 /* Cortex-M's paths where the target is one (qconv-mcu.h), in part 0; int16
  * pairs where the target wants them (qconv-pairs.h), split into parts; else
- * 4-byte dot products, in part 0: the wide tile where the target has the
- * registers and a band of it fits, else the narrow one; else the direct
- * loops. */
+ * 4-byte dot products: depthwise planes split into parts (qconv-quads.h, not
+ * on Cortex-M, whose direct loops take fewer products), the others in part 0,
+ * the wide tile where the target has the registers and a band of it fits,
+ * else the narrow one; else the direct loops. */
 GLOW_KERNEL_PART(qlinearconv) {
   if (glow_qdot_mcu() && qmcu_conv_takes(p)) {
     if (part == 0)
@@ -363,6 +371,11 @@ GLOW_KERNEL_PART(qlinearconv) {
       qconv_pairs(t, p, pl, pw, part, nparts);
       return;
     }
+  }
+  int64_t R4 = glow_qdot_mcu() ? 0 : qconv4_plane_rows(p);
+  if (R4 > 0) {
+    qconv_plane4(t, p, R4, part, nparts);
+    return;
   }
   if (part != 0)
     return;
