@@ -146,6 +146,12 @@ typedef struct glow_kcall {
   const char *decl;  /* NULL: a kernel */
   int nargs;
   glow_karg args[GLOW_KCALL_MAX_ARGS];
+  /* Parts for a kernel without a _part variant (glow_kcall_split): params[split_param]
+   * counts split_n units of an outer range; each part runs the kernel on a slice of
+   * them, whole multiples of split_align units, with that param set to the slice's
+   * count and tensor i moved by split_bytes[i] bytes a unit (0: read whole). */
+  int split_param;
+  int64_t split_n, split_align, split_bytes[64];
 } glow_kcall;
 
 /* How an op is imported, inferred, interpreted and lowered. Each op group
@@ -342,6 +348,9 @@ void glow_kcall_param(glow_kcall *kc, int64_t p);
 void glow_kcall_paramf(glow_kcall *kc, double f);
 void glow_kcall_params(glow_kcall *kc, int n, const int64_t *p);
 void glow_kcall_free(glow_kcall *kc);
+/* Lets codegen split the step into parts over the count in params[param] (see
+ * glow_kcall): bytes[i], for each tensor added so far, is how far a unit moves it. */
+void glow_kcall_split(glow_kcall *kc, int param, const int64_t *bytes);
 int64_t glow_f2p(double f);
 /* A call to `name`, a function the bundle's caller defines, instead of a kernel (a step the
  * program computes itself); decl: its C declaration with a comment, a static string. Its

@@ -110,34 +110,79 @@ static LLVMValueRef tensor_ptr(cg *c, const glow_plan *p, int id) {
   return LLVMBuildInBoundsGEP2(c->b, c->i8, c->area[p->area[id]], &off, 1, "");
 }
 
+/* Where part k of nparts starts in a range of n units: (n k / nparts) rounded down to whole steps of `align`. */
+static LLVMValueRef slice_start(cg *c, const glow_kcall *kc, LLVMValueRef k, LLVMValueRef nparts) {
+  LLVMValueRef a = const_i64(c, (uint64_t)kc->split_align);
+  LLVMValueRef q = LLVMBuildUDiv(c->b, LLVMBuildMul(c->b, const_i64(c, (uint64_t)kc->split_n), k, ""), nparts, "");
+  return LLVMBuildMul(c->b, LLVMBuildUDiv(c->b, q, a, ""), a, "");
+}
+
 /* Calls the node's kernel; with `part` (part, nparts: i64 values) its _part
- * variant (kernel.h), which exists (checked by emit_step). */
+ * variant (kernel.h) where it has one, else the kernel on the part's slice of
+ * the range glow_kcall_split named (emit_step checks that one of them exists). */
 static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, const glow_kcall *lowered,
                      LLVMValueRef *part) {
   if (lowered->decl)
     return glow_extern_call(c->b, c->m, c->area, g, p, n, lowered);
   glow_kcall kc = *lowered;
   char kname[sizeof kc.kernel + 8];
-  snprintf(kname, sizeof kname, "%s%s", kc.kernel, part ? "_part" : "");
+  snprintf(kname, sizeof kname, "%s_part", kc.kernel);
+  int has_part = part && LLVMGetNamedFunction(c->m, kname), slice = part && !has_part;
+  GLOW_ASSERT(!slice || kc.split_n > 0);
+  snprintf(kname, sizeof kname, "%s%s", kc.kernel, has_part ? "_part" : "");
   LLVMValueRef fn = LLVMGetNamedFunction(c->m, kname);
   if (!fn)
     return glow_node_error(g, n, "kernel %s is missing from this target's kernel library", kc.kernel);
+  LLVMValueRef lo = NULL, count = NULL;
+  if (slice) { /* units [lo, hi): the last part ends at split_n */
+    lo = slice_start(c, &kc, part[0], part[1]);
+    LLVMValueRef next = LLVMBuildAdd(c->b, part[0], const_i64(c, 1), "");
+    LLVMValueRef last = LLVMBuildICmp(c->b, LLVMIntEQ, next, part[1], "");
+    LLVMValueRef hi = LLVMBuildSelect(c->b, last, const_i64(c, (uint64_t)kc.split_n), slice_start(c, &kc, next, part[1]),
+                                      "");
+    count = LLVMBuildSub(c->b, hi, lo, "");
+  }
   LLVMTypeRef arr_t = LLVMArrayType2(c->ptr, (uint64_t)(kc.ntensors ? kc.ntensors : 1));
   LLVMValueRef arr = LLVMBuildAlloca(c->b, arr_t, "t");
   for (int i = 0; i < kc.ntensors; i++) {
-    LLVMValueRef idx[2] = {const_i64(c, 0), const_i64(c, (uint64_t)i)};
-    LLVMBuildStore(c->b, tensor_ptr(c, p, kc.tensors[i]), LLVMBuildInBoundsGEP2(c->b, arr_t, arr, idx, 2, ""));
+    LLVMValueRef idx[2] = {const_i64(c, 0), const_i64(c, (uint64_t)i)}, t = tensor_ptr(c, p, kc.tensors[i]);
+    if (slice && kc.tensors[i] >= 0 && kc.split_bytes[i]) {
+      LLVMValueRef off = LLVMBuildMul(c->b, lo, const_i64(c, (uint64_t)kc.split_bytes[i]), "");
+      t = LLVMBuildInBoundsGEP2(c->b, c->i8, t, &off, 1, "");
+    }
+    LLVMBuildStore(c->b, t, LLVMBuildInBoundsGEP2(c->b, arr_t, arr, idx, 2, ""));
   }
   LLVMValueRef *vals = glow_xmalloc(sizeof *vals * (size_t)(kc.nparams ? kc.nparams : 1));
   for (int i = 0; i < kc.nparams; i++)
     vals[i] = const_i64(c, (uint64_t)kc.params[i]);
-  LLVMValueRef init = LLVMConstArray2(c->i64, vals, (uint64_t)kc.nparams);
-  char name[32];
-  snprintf(name, sizeof name, "p%d", c->nparams++);
-  LLVMValueRef params = const_global(c, init, name, 1);
+  LLVMValueRef params;
+  if (slice) { /* the constants on the stack, the slice's count among them (SROA makes them values again) */
+    LLVMTypeRef pt = LLVMArrayType2(c->i64, (uint64_t)kc.nparams);
+    params = LLVMBuildAlloca(c->b, pt, "p");
+    for (int i = 0; i < kc.nparams; i++) {
+      LLVMValueRef idx[2] = {const_i64(c, 0), const_i64(c, (uint64_t)i)};
+      LLVMBuildStore(c->b, i == kc.split_param ? count : vals[i], LLVMBuildInBoundsGEP2(c->b, pt, params, idx, 2, ""));
+    }
+  } else {
+    char name[32];
+    snprintf(name, sizeof name, "p%d", c->nparams++);
+    params = const_global(c, LLVMConstArray2(c->i64, vals, (uint64_t)kc.nparams), name, 1);
+  }
   free(vals);
-  LLVMValueRef args[4] = {arr, params, part ? part[0] : NULL, part ? part[1] : NULL};
-  LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, args, part ? 4 : 2, "");
+  LLVMBasicBlockRef done = NULL;
+  if (slice) { /* an empty slice (more parts than units) calls nothing */
+    LLVMValueRef fnv = LLVMGetBasicBlockParent(LLVMGetInsertBlock(c->b));
+    LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(c->ctx, fnv, "slice");
+    done = LLVMAppendBasicBlockInContext(c->ctx, fnv, "done");
+    LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntSGT, count, const_i64(c, 0), ""), run, done);
+    LLVMPositionBuilderAtEnd(c->b, run);
+  }
+  LLVMValueRef args[4] = {arr, params, has_part ? part[0] : NULL, has_part ? part[1] : NULL};
+  LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, args, has_part ? 4 : 2, "");
+  if (slice) {
+    LLVMBuildBr(c->b, done);
+    LLVMPositionBuilderAtEnd(c->b, done);
+  }
   return 0;
 }
 
@@ -170,7 +215,7 @@ static void emit_parallel_call(cg *c, LLVMValueRef fn) {
   LLVMPositionBuilderAtEnd(c->b, next);
 }
 
-/* The launch of a GPU step with a _part kernel: about one part per 256 output
+/* The launch of a GPU step with parts: about one part per 256 output
  * elements, in blocks of 64 threads, at most 8192 parts (the kernels split
  * their work by tiles, so more threads than tiles idle). */
 static void gpu_launch(const glow_graph *g, const glow_node *n, glow_gpu_step *s) {
@@ -207,8 +252,9 @@ static int gpu_too_large(const glow_target *tgt, const glow_graph *g, const glow
 
 /* A GPU target's step: a kernel (a PTX .entry <net>_step<i>) of the three areas,
  * which the host module's entry launches (gpu-host.c). Where the node's kernel
- * has a _part variant, each thread runs part = its index in the launch and
- * nparts = the launch's thread count; else one thread runs it whole. */
+ * has a _part variant or its call a split (glow_kcall_split), each thread runs
+ * part = its index in the launch and nparts = the launch's thread count; else
+ * one thread runs it whole. */
 static int emit_gpu_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, const glow_kcall *kc,
                          int step, const char *net) {
   if (kc->decl)
@@ -218,7 +264,7 @@ static int emit_gpu_step(cg *c, const glow_graph *g, const glow_plan *p, const g
     return -1;
   char pname[sizeof kc->kernel + 8];
   snprintf(pname, sizeof pname, "%s_part", kc->kernel);
-  int parallel = LLVMGetNamedFunction(c->m, pname) != NULL;
+  int parallel = LLVMGetNamedFunction(c->m, pname) != NULL || kc->split_n > 1;
   c->gsteps = glow_xrealloc(c->gsteps, sizeof *c->gsteps * (size_t)(c->ngsteps + 1));
   glow_gpu_step *s = &c->gsteps[c->ngsteps++];
   snprintf(s->name, sizeof s->name, "%.40s_step%d_%.32s", net, step, glow_op_get(n->op)->onnx_name);
@@ -268,7 +314,7 @@ static int emit_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_
   }
   char pname[sizeof kc.kernel + 8];
   snprintf(pname, sizeof pname, "%s_part", kc.kernel);
-  int parallel = c->num_threads > 1 && !kc.decl && LLVMGetNamedFunction(c->m, pname) &&
+  int parallel = c->num_threads > 1 && !kc.decl && (LLVMGetNamedFunction(c->m, pname) || kc.split_n > 1) &&
                  glow_step_work(g, n) >= (int64_t)c->thread_min_work * c->num_threads;
   LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr}, pargs[3] = {c->ptr, c->i32, c->i32};
   LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), parallel ? pargs : args, 3, 0);

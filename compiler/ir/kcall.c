@@ -39,6 +39,17 @@ void glow_kcall_params(glow_kcall *kc, int n, const int64_t *p) {
     glow_kcall_param(kc, p[i]);
 }
 
+void glow_kcall_split(glow_kcall *kc, int param, const int64_t *bytes) {
+  GLOW_ASSERT(!kc->decl && param >= 0 && param < kc->nparams);
+  kc->split_param = param;
+  kc->split_n = kc->params[param];
+  for (int i = 0; i < kc->ntensors; i++)
+    kc->split_bytes[i] = bytes[i];
+  /* Slices start on 64-byte lines of the output, so that parts do not write one line. */
+  int64_t unit = bytes[0] > 0 ? bytes[0] : 64;
+  kc->split_align = unit >= 64 ? 1 : (64 + unit - 1) / unit;
+}
+
 void glow_kcall_free(glow_kcall *kc) {
   free(kc->params);
   kc->params = NULL;

@@ -131,5 +131,13 @@ int glow_ew_lower_bcast_ins(const glow_graph *g, const glow_node *n, glow_kcall 
   glow_kcall_params(kc, r, dims);
   for (int k = 0; k < count; k++)
     glow_kcall_params(kc, r, st[k]);
+  /* Parts: slices of the outermost (collapsed) dim. */
+  int64_t bytes[1 + GLOW_EW_MAX_IN], row = 1;
+  for (int d = 1; d < r; d++)
+    row *= dims[d];
+  bytes[0] = row * (int64_t)glow_dtype_size(o->dt);
+  for (int k = 0; k < count; k++)
+    bytes[1 + k] = st[k][0] * (int64_t)glow_dtype_size(glow_in(g, n, in[k])->dt);
+  glow_kcall_split(kc, 1, bytes);
   return 0;
 }

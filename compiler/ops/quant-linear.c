@@ -108,6 +108,19 @@ static int eval_quantize(const glow_graph *g, const glow_node *n, void *const *o
   return 0;
 }
 
+/* Parts of (De)QuantizeLinear (t: Y, X, scale, zero point; p: outer, ext, inner):
+ * slices of the outer rows, else of the axis (scales and zero points move with
+ * it), else of the elements. */
+static void q_split(const glow_graph *g, const glow_node *n, glow_kcall *kc, const int64_t *p) {
+  int64_t ey = (int64_t)glow_dtype_size(glow_out(g, n, 0)->dt), ex = (int64_t)glow_dtype_size(glow_in(g, n, 0)->dt);
+  const glow_value *s = glow_in(g, n, 1), *z = glow_in(g, n, 2);
+  int axis = p[0] > 1 ? 0 : p[1] > 1 ? 1 : 2;
+  int64_t unit = axis == 0 ? p[1] * p[2] : axis == 1 ? p[2] : 1;
+  int64_t bytes[4] = {unit * ey, unit * ex, axis == 1 ? (int64_t)glow_dtype_size(s->dt) : 0,
+                      axis == 1 && z ? (int64_t)glow_dtype_size(z->dt) : 0};
+  glow_kcall_split(kc, axis, bytes);
+}
+
 static int lower_quantize(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   int64_t p[4];
   if (quantize_get(g, n, &p[0], &p[1], &p[2]))
@@ -119,6 +132,7 @@ static int lower_quantize(const glow_graph *g, const glow_node *n, glow_kcall *k
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
   glow_kcall_params(kc, 4, p);
+  q_split(g, n, kc, p);
   return 0;
 }
 
@@ -168,6 +182,7 @@ static int lower_dequantize(const glow_graph *g, const glow_node *n, glow_kcall 
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
   glow_kcall_params(kc, 4, p);
+  q_split(g, n, kc, p);
   return 0;
 }
 

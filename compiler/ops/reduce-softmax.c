@@ -76,6 +76,8 @@ static int lower_softmax(const glow_graph *g, const glow_node *n, glow_kcall *kc
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_params(kc, 3, p);
+  int64_t row = p[1] * p[2] * (int64_t)glow_dtype_size(dt), bytes[2] = {row, row};
+  glow_kcall_split(kc, 0, bytes); /* parts: slices of the outer rows */
   return 0;
 }
 

@@ -108,6 +108,8 @@ static int lower_clip(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
     glow_kcall_param(kc, cb.mode[k]);
     glow_kcall_param(kc, glow_dtype_is_float(x->dt) ? glow_f2p(cb.f[k]) : cb.i[k]);
   }
+  int64_t e = (int64_t)glow_dtype_size(x->dt), bytes[4] = {e, e, 0, 0}; /* parts: slices of the elements */
+  glow_kcall_split(kc, 0, bytes);
   return 0;
 }
 

@@ -195,6 +195,8 @@ static int lower_unary(const glow_graph *g, const glow_node *n, glow_kcall *kc) 
   glow_kcall_param(kc, glow_value_numel(x));
   glow_kcall_paramf(kc, ab[0]);
   glow_kcall_paramf(kc, ab[1]);
+  int64_t bytes[2] = {(int64_t)glow_dtype_size(glow_out(g, n, 0)->dt), (int64_t)glow_dtype_size(x->dt)};
+  glow_kcall_split(kc, 0, bytes); /* parts: slices of the elements */
   return 0;
 }
 
