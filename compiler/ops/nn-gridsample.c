@@ -1,8 +1,7 @@
-/* GridSample (opset 16): Y[n][c][h][w] = X[n][c] sampled at Grid[n][h][w]
- * = (x, y) in [-1, 1], by bilinear, nearest or bicubic interpolation, with
- * zeros, border or reflection padding; 4-D only. The arithmetic is float, in
- * the order of PyTorch's grid_sampler_2d (the tests' source), so rounding and
- * floors agree at the edges of cells. */
+/* GridSample (opset 16, 20's linear/cubic names): Y[n][c][h][w] = X[n][c]
+ * sampled at Grid[n][h][w] = (x, y) in [-1, 1], by bilinear, nearest or
+ * bicubic interpolation, with zeros, border or reflection padding; 4-D only
+ * (the kernel has no 5-D form). */
 #include <math.h>
 #include <string.h>
 
@@ -59,78 +58,91 @@ static int infer_gridsample(glow_graph *g, glow_node *n) {
   return 0;
 }
 
-static float gs_unnormalize(float c, int64_t size, int align) {
-  return align ? (c + 1) / 2 * (float)(size - 1) : ((c + 1) * (float)size - 1) / 2;
+/* The reference below is written from the ONNX GridSample spec and onnxruntime (the project's anchor), in double,
+ * one output element at a time, as a sum over separable taps; it shares no code with kernels/grid-sample.c.
+ * onnxruntime pads each tap's index, not the sampling location: nearest rounds the location (half to even) and
+ * then pads, which differs from PyTorch (pad, then round) at a tie outside the image under reflection. */
+
+/* The grid's [-1, 1] as a location in pixels along an axis of `size` pixels. */
+static double gs_location(double g, int64_t size, int align) {
+  return align ? (g + 1) / 2 * (double)(size - 1) : ((g + 1) * (double)size - 1) / 2;
 }
 
-static float gs_clip(float c, int64_t size) { return fminf((float)(size - 1), fmaxf(c, 0)); }
-
-/* Reflects c into [lo2 / 2, hi2 / 2] (bounds doubled so they stay integers). */
-static float gs_reflect(float c, int64_t lo2, int64_t hi2) {
-  if (lo2 == hi2)
-    return 0;
-  float lo = (float)lo2 / 2, span = (float)(hi2 - lo2) / 2;
-  c = fabsf(c - lo);
-  float extra = fmodf(c, span), flips = floorf(c / span);
-  return fmodf(flips, 2) == 0 ? extra + lo : span - extra + lo;
+/* Keys' cubic convolution kernel with a = -0.75 (PyTorch's and onnxruntime's bicubic) at distance d. */
+static double gs_keys(double d) {
+  const double a = -0.75;
+  d = fabs(d);
+  if (d <= 1)
+    return ((a + 2) * d - (a + 3)) * d * d + 1;
+  return d < 2 ? ((a * d - 5 * a) * d + 8 * a) * d - 4 * a : 0;
 }
 
-static float gs_pad(float c, int64_t size, const gs_plan *s) {
-  if (s->pad == GS_BORDER)
-    return gs_clip(c, size);
-  if (s->pad == GS_REFLECTION)
-    return gs_clip(s->align ? gs_reflect(c, 0, 2 * (size - 1)) : gs_reflect(c, -1, 2 * size - 1), size);
-  return c;
-}
-
-/* X's plane at integer-valued (x, y), 0 outside. */
-static float gs_at(const float *p, int64_t h, int64_t w, float y, float x) {
-  return x >= 0 && x <= (float)(w - 1) && y >= 0 && y <= (float)(h - 1) ? p[(int64_t)y * w + (int64_t)x] : 0;
-}
-
-static float gs_cubic(const float v[4], float t) {
-  const float a = -0.75f;
-  float t1 = t + 1, t2 = 1 - t, t3 = 2 - t;
-  float c0 = ((a * t1 - 5 * a) * t1 + 8 * a) * t1 - 4 * a;
-  float c1 = ((a + 2) * t - (a + 3)) * t * t + 1;
-  float c2 = ((a + 2) * t2 - (a + 3)) * t2 * t2 + 1;
-  float c3 = ((a * t3 - 5 * a) * t3 + 8 * a) * t3 - 4 * a;
-  return v[0] * c0 + v[1] * c1 + v[2] * c2 + v[3] * c3;
-}
-
-static float gs_sample(const float *p, int64_t h, int64_t w, float gx, float gy, const gs_plan *s) {
-  if (s->mode == GS_BICUBIC) {
-    float ix = gs_unnormalize(gx, w, s->align), iy = gs_unnormalize(gy, h, s->align);
-    float x0 = floorf(ix), y0 = floorf(iy), rows[4], v[4];
-    for (int i = 0; i < 4; i++) {
-      float y = gs_pad(y0 - 1 + (float)i, h, s);
-      for (int j = 0; j < 4; j++)
-        v[j] = gs_at(p, h, w, y, gs_pad(x0 - 1 + (float)j, w, s));
-      rows[i] = gs_cubic(v, ix - x0);
-    }
-    return gs_cubic(rows, iy - y0);
+/* The taps of one axis: integer-valued indices (before padding) and their weights; returns their count. */
+static int gs_taps(double loc, int mode, double at[4], double wt[4]) {
+  if (mode == GS_NEAREST) {
+    at[0] = nearbyint(loc);
+    wt[0] = 1;
+    return 1;
   }
-  float ix = gs_pad(gs_unnormalize(gx, w, s->align), w, s), iy = gs_pad(gs_unnormalize(gy, h, s->align), h, s);
-  if (s->mode == GS_NEAREST)
-    return gs_at(p, h, w, nearbyintf(iy), nearbyintf(ix));
-  float x0 = floorf(ix), y0 = floorf(iy), x1 = x0 + 1, y1 = y0 + 1;
-  return gs_at(p, h, w, y0, x0) * ((x1 - ix) * (y1 - iy)) + gs_at(p, h, w, y0, x1) * ((ix - x0) * (y1 - iy)) +
-         gs_at(p, h, w, y1, x0) * ((x1 - ix) * (iy - y0)) + gs_at(p, h, w, y1, x1) * ((ix - x0) * (iy - y0));
+  double base = floor(loc), t = loc - base;
+  if (mode == GS_BILINEAR) {
+    at[0] = base, at[1] = base + 1;
+    wt[0] = 1 - t, wt[1] = t;
+    return 2;
+  }
+  for (int i = 0; i < 4; i++) {
+    at[i] = base - 1 + i;
+    wt[i] = gs_keys(t + 1 - i);
+  }
+  return 4;
+}
+
+/* A tap's index after padding, or -1 for a zero. Reflection folds the index back and forth across the image's
+ * edges (pixel centers 0 and size - 1 with align_corners, else the outer edges -0.5 and size - 0.5). */
+static int64_t gs_index(double i, int64_t size, const gs_plan *s) {
+  double last = (double)(size - 1);
+  if (s->pad == GS_BORDER)
+    i = fmin(fmax(i, 0), last);
+  else if (s->pad == GS_REFLECTION) {
+    double lo = s->align ? 0 : -0.5, span = s->align ? last : (double)size;
+    if (span == 0)
+      return 0;
+    double m = fmod(fabs(i - lo), 2 * span);
+    i = fmin(fmax(lo + (m <= span ? m : 2 * span - m), 0), last);
+  }
+  return i >= 0 && i <= last ? (int64_t)i : -1;
+}
+
+static double gs_point(const float *plane, int64_t h, int64_t w, double gx, double gy, const gs_plan *s) {
+  double ly = gs_location(gy, h, s->align), lx = gs_location(gx, w, s->align);
+  if (!isfinite(ly) || !isfinite(lx))
+    return 0;
+  double ay[4], wy[4], ax[4], wx[4], sum = 0;
+  int ny = gs_taps(ly, s->mode, ay, wy), nx = gs_taps(lx, s->mode, ax, wx);
+  for (int i = 0; i < ny; i++) {
+    int64_t r = gs_index(ay[i], h, s);
+    for (int j = 0; j < nx; j++) {
+      int64_t c = gs_index(ax[j], w, s);
+      if (r >= 0 && c >= 0)
+        sum += wy[i] * wx[j] * (double)plane[r * w + c];
+    }
+  }
+  return sum;
 }
 
 static int eval_gridsample(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
   gs_plan s;
   if (gs_get(g, n, &s))
     return -1;
-  const glow_value *x = glow_in(g, n, 0), *grid = glow_in(g, n, 1);
-  int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3], P = grid->dims[1] * grid->dims[2];
-  const float *xp = ins[0], *gp = ins[1];
+  const glow_value *xv = glow_in(g, n, 0), *gv = glow_in(g, n, 1);
+  int64_t N = xv->dims[0], C = xv->dims[1], H = xv->dims[2], W = xv->dims[3], P = gv->dims[1] * gv->dims[2];
+  const float *x = ins[0], *grid = ins[1];
   float *y = outs[0];
   for (int64_t b = 0; b < N; b++)
     for (int64_t c = 0; c < C; c++)
-      for (int64_t i = 0; i < P; i++) {
-        const float *gi = gp + (b * P + i) * 2;
-        *y++ = gs_sample(xp + (b * C + c) * H * W, H, W, gi[0], gi[1], &s);
+      for (int64_t o = 0; o < P; o++) {
+        const float *at = grid + 2 * (b * P + o);
+        y[(b * C + c) * P + o] = (float)gs_point(x + (b * C + c) * H * W, H, W, at[0], at[1], &s);
       }
   return 0;
 }

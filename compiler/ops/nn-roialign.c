@@ -1,9 +1,7 @@
 /* RoiAlign (opset 16): for every region of interest, an output_height x
  * output_width grid of bins, each the average (or max) of bilinear samples of
- * X. Float, in the order of onnxruntime's RoiAlign (the tests' source): max
- * mode takes the largest weighted corner of every sample, and samples outside
- * [-1, size] count as 0. A batch index outside X gives zeros (a bundle cannot
- * report a run-time error). */
+ * X. A batch index outside X gives zeros (a bundle cannot report a run-time
+ * error; onnxruntime refuses it). */
 #include <math.h>
 #include <string.h>
 
@@ -56,68 +54,91 @@ static int infer_roialign(glow_graph *g, glow_node *n) {
   return 0;
 }
 
-/* Samples per bin along an axis: sampling_ratio, or ceil(extent / bins). */
-static int64_t roi_grid(const roi_plan *r, float extent, int64_t bins) {
-  if (r->ratio > 0)
-    return r->ratio;
-  float k = ceilf(extent / (float)bins);
-  return k >= 1 ? (k < 1024 ? (int64_t)k : 1024) : 1;
+/* The reference below is written from the ONNX RoiAlign spec (and onnxruntime, the project's anchor, where the
+ * spec is silent), in double, one output element at a time; it shares no code with kernels/roi-align.c. */
+
+/* A sample point's four bilinear taps: plane offsets and weights. ONNX: a point more than one pixel outside the
+ * plane weighs nothing; otherwise it is clamped into the plane and interpolated between its neighbours. */
+typedef struct {
+  int64_t at[4];
+  double w[4];
+} roi_taps;
+
+static roi_taps roi_point(double y, double x, int64_t h, int64_t w) {
+  roi_taps t = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+  if (y < -1 || y > (double)h || x < -1 || x > (double)w)
+    return t;
+  double cy = fmin(fmax(y, 0), (double)(h - 1)), cx = fmin(fmax(x, 0), (double)(w - 1));
+  int64_t r0 = (int64_t)floor(cy), c0 = (int64_t)floor(cx);
+  int64_t r1 = r0 + 1 < h ? r0 + 1 : r0, c1 = c0 + 1 < w ? c0 + 1 : c0;
+  double fy = cy - (double)r0, fx = cx - (double)c0;
+  int64_t rows[2] = {r0, r1}, cols[2] = {c0, c1};
+  double wy[2] = {1 - fy, fy}, wx[2] = {1 - fx, fx};
+  for (int i = 0; i < 4; i++) {
+    t.at[i] = rows[i / 2] * w + cols[i % 2];
+    t.w[i] = wy[i / 2] * wx[i % 2];
+  }
+  return t;
 }
 
-static float roi_max(float a, float b) { return a > b ? a : b; }
+/* Samples along one axis of a bin: sampling_ratio, or ceil(extent / bins); onnxruntime takes none when that is
+ * not positive (an empty or inverted region gives 0). At most 1024, the kernels' bound on work per bin. */
+static int64_t roi_samples(int64_t ratio, double extent, int64_t bins) {
+  if (ratio > 0)
+    return ratio;
+  double k = ceil(extent / (double)bins);
+  return k <= 0 ? 0 : k > 1024 ? 1024 : (int64_t)k;
+}
 
-/* The sample of plane p at (y, x): avg mode the sum of its weighted corners, max mode their largest. */
-static float roi_sample(const float *p, int64_t h, int64_t w, float y, float x, int max_mode) {
-  if (y < -1.0f || y > (float)h || x < -1.0f || x > (float)w)
-    return 0;
-  y = y <= 0 ? 0 : y;
-  x = x <= 0 ? 0 : x;
-  int64_t y0 = (int64_t)y, x0 = (int64_t)x, y1 = y0 + 1, x1 = x0 + 1;
-  if (y0 >= h - 1)
-    y = (float)(y0 = y1 = h - 1);
-  if (x0 >= w - 1)
-    x = (float)(x0 = x1 = w - 1);
-  float ly = y - (float)y0, lx = x - (float)x0, hy = 1 - ly, hx = 1 - lx;
-  float v0 = hy * hx * p[y0 * w + x0], v1 = hy * lx * p[y0 * w + x1];
-  float v2 = ly * hx * p[y1 * w + x0], v3 = ly * lx * p[y1 * w + x1];
-  return max_mode ? roi_max(roi_max(roi_max(v0, v1), v2), v3) : v0 + v1 + v2 + v3;
+/* One output element: the bin (ph, pw) of a region with corner (y0, x0) and extent (rh, rw) on plane p. Avg mode
+ * averages every sample's interpolated value; max mode, as onnxruntime and ONNX's reference do, takes the largest
+ * single weighted tap w * X over all samples, not the largest interpolated value. */
+static double roi_bin(const roi_plan *r, const float *p, int64_t h, int64_t w, const double box[4], int64_t ph,
+                      int64_t pw) {
+  double bh = box[2] / (double)r->oh, bw = box[3] / (double)r->ow;
+  int64_t sy = roi_samples(r->ratio, box[2], r->oh), sx = roi_samples(r->ratio, box[3], r->ow);
+  double sum = 0, best = -INFINITY;
+  for (int64_t i = 0; i < sy; i++)
+    for (int64_t j = 0; j < sx; j++) {
+      double y = box[0] + bh * ((double)ph + ((double)i + 0.5) / (double)sy);
+      double x = box[1] + bw * ((double)pw + ((double)j + 0.5) / (double)sx);
+      roi_taps t = roi_point(y, x, h, w);
+      for (int k = 0; k < 4; k++) {
+        double v = t.w[k] * (double)p[t.at[k]];
+        sum += v;
+        best = fmax(best, v);
+      }
+    }
+  if (r->max_mode)
+    return sy * sx > 0 ? best : 0;
+  return sum / (double)(sy * sx > 1 ? sy * sx : 1);
 }
 
 static int eval_roialign(const glow_graph *g, const glow_node *n, void *const *outs, const void *const *ins) {
   roi_plan r;
   if (roi_get(g, n, &r))
     return -1;
-  const glow_value *x = glow_in(g, n, 0);
-  int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3], R = glow_in(g, n, 1)->dims[0];
-  const float *xp = ins[0], *rois = ins[1];
-  const int64_t *bi = ins[2];
-  float *y = outs[0], off = r.half_pixel ? 0.5f : 0;
+  const glow_value *xv = glow_in(g, n, 0);
+  int64_t N = xv->dims[0], C = xv->dims[1], H = xv->dims[2], W = xv->dims[3], R = glow_in(g, n, 1)->dims[0];
+  const float *x = ins[0], *rois = ins[1];
+  const int64_t *batch = ins[2];
+  float *y = outs[0];
+  double shift = r.half_pixel ? 0.5 : 0;
   for (int64_t k = 0; k < R; k++) {
-    const float *roi = rois + k * 4;
-    float x0 = roi[0] * r.scale - off, y0 = roi[1] * r.scale - off;
-    float rw = roi[2] * r.scale - off - x0, rh = roi[3] * r.scale - off - y0;
+    const float *roi = rois + 4 * k;
+    /* box: top, left, height, width in X's pixels. output_half_pixel lifts every extent to at least 1. */
+    double top = (double)roi[1] * r.scale - shift, left = (double)roi[0] * r.scale - shift;
+    double box[4] = {top, left, (double)roi[3] * r.scale - shift - top, (double)roi[2] * r.scale - shift - left};
     if (!r.half_pixel) {
-      rw = roi_max(rw, 1);
-      rh = roi_max(rh, 1);
+      box[2] = fmax(box[2], 1);
+      box[3] = fmax(box[3], 1);
     }
-    float bh = rh / (float)r.oh, bw = rw / (float)r.ow;
-    int64_t gh = roi_grid(&r, rh, r.oh), gw = roi_grid(&r, rw, r.ow), b = bi[k], inside = b >= 0 && b < N;
-    float count = (float)(gh * gw);
-    for (int64_t c = 0; c < C; c++) {
-      const float *pl = xp + (inside ? b * C + c : 0) * H * W;
+    for (int64_t c = 0; c < C; c++)
       for (int64_t ph = 0; ph < r.oh; ph++)
         for (int64_t pw = 0; pw < r.ow; pw++) {
-          float acc = 0;
-          for (int64_t iy = 0; inside && iy < gh; iy++)
-            for (int64_t ix = 0; ix < gw; ix++) {
-              float sy = y0 + (float)ph * bh + ((float)iy + 0.5f) * bh / (float)gh;
-              float sx = x0 + (float)pw * bw + ((float)ix + 0.5f) * bw / (float)gw;
-              float v = roi_sample(pl, H, W, sy, sx, r.max_mode);
-              acc = !r.max_mode ? acc + v : iy == 0 && ix == 0 ? v : roi_max(acc, v);
-            }
-          *y++ = r.max_mode ? acc : acc / count;
+          double v = batch[k] >= 0 && batch[k] < N ? roi_bin(&r, x + (batch[k] * C + c) * H * W, H, W, box, ph, pw) : 0;
+          y[((k * C + c) * r.oh + ph) * r.ow + pw] = (float)v;
         }
-    }
   }
   return 0;
 }
