@@ -1,5 +1,6 @@
 /* GridSample on 4-D float tensors, in float and in the order of PyTorch's
- * grid_sampler_2d, like the reference in compiler/ops/nn-gridsample.c. */
+ * grid_sampler_2d (nearest in onnxruntime's); checked against the reference
+ * in compiler/ops/nn-gridsample.c, written from the spec. */
 #include "kernel.h"
 #include "kmath.h"
 
@@ -71,11 +72,12 @@ GLOW_KERNEL(gridsample_f32) {
           }
           r = gs_cubic(rows, iy - y0);
         } else {
-          float ix = gs_pad(gs_unnormalize(gx, w, al), w, pad, al);
-          float iy = gs_pad(gs_unnormalize(gy, h, al), h, pad, al);
-          if (mode == GS_NEAREST) {
-            r = gs_at(pl, h, w, glow_roundf(iy), glow_roundf(ix));
+          float ix = gs_unnormalize(gx, w, al), iy = gs_unnormalize(gy, h, al);
+          if (mode == GS_NEAREST) { /* onnxruntime rounds, then pads (PyTorch pads, then rounds) */
+            r = gs_at(pl, h, w, gs_pad(glow_roundf(iy), h, pad, al), gs_pad(glow_roundf(ix), w, pad, al));
           } else {
+            ix = gs_pad(ix, w, pad, al);
+            iy = gs_pad(iy, h, pad, al);
             float x0 = glow_floorf(ix), y0 = glow_floorf(iy), x1 = x0 + 1, y1 = y0 + 1;
             r = gs_at(pl, h, w, y0, x0) * ((x1 - ix) * (y1 - iy)) + gs_at(pl, h, w, y0, x1) * ((ix - x0) * (y1 - iy)) +
                 gs_at(pl, h, w, y1, x0) * ((x1 - ix) * (iy - y0)) + gs_at(pl, h, w, y1, x1) * ((ix - x0) * (iy - y0));

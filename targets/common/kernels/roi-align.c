@@ -1,16 +1,18 @@
 /* RoiAlign on float tensors, in float and in the order of onnxruntime's
- * RoiAlign, like the reference in compiler/ops/nn-roialign.c. */
+ * RoiAlign; checked against the reference in compiler/ops/nn-roialign.c,
+ * written from the spec. */
 #include "kernel.h"
 #include "kmath.h"
 
 static inline float roi_max(float a, float b) { return a > b ? a : b; }
 
-/* Samples per bin along an axis: ratio, or ceil(extent / bins) in [1, 1024]. */
+/* Samples per bin along an axis: ratio, or ceil(extent / bins) up to 1024; none for an empty or inverted
+ * region (onnxruntime's 0). */
 static inline int64_t roi_grid(int64_t ratio, float extent, int64_t bins) {
   if (ratio > 0)
     return ratio;
   float k = glow_ceilf(extent / (float)bins);
-  return k >= 1 ? (k < 1024 ? (int64_t)k : 1024) : 1;
+  return k >= 1 ? (k < 1024 ? (int64_t)k : 1024) : 0;
 }
 
 /* The sample of plane p at (y, x): avg mode the sum of its weighted corners, max mode their largest. */
@@ -50,7 +52,7 @@ GLOW_KERNEL(roialign_f32) {
     }
     float bh = rh / (float)oh, bw = rw / (float)ow;
     int64_t gh = roi_grid(ratio, rh, oh), gw = roi_grid(ratio, rw, ow), b = bi[k], inside = b >= 0 && b < N;
-    float count = (float)(gh * gw);
+    float count = gh * gw > 1 ? (float)(gh * gw) : 1;
     for (int64_t c = 0; c < C; c++) {
       const float *pl = x + (inside ? b * C + c : 0) * H * W;
       for (int64_t ph = 0; ph < oh; ph++)
