@@ -31,9 +31,10 @@ static inline void qconv_row8(int32_t *acc, const uint8_t *x, int32_t w, int32_t
 /* Direct convolution, output row by output row (in chunks of QCONV_CHUNK
  * columns): for each tap, the output columns whose input is inside X form a
  * range, so the innermost loop has no tests. T: the element type, ACC the
- * sums' (int32 for 8 bits, int64 for int16, whose products reach 2^30). */
+ * sums' (int32 for 8 bits, int64 for int16, whose products reach 2^30). Part
+ * `part` of `nparts`: a range of the (image, output channel) pairs. */
 #define QCONV_DIRECT(NAME, T, ACC, ELEM, ZERO, PUT, VEC)                                                               \
-  static inline void NAME(uint8_t *const *t, const int64_t *p) {                                                       \
+  static inline void NAME(uint8_t *const *t, const int64_t *p, int64_t part, int64_t nparts) {                         \
     T *y = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1], *w = (const T *)t[4];                                                                \
     const int32_t *b = (const int32_t *)t[9];                                                                          \
@@ -46,49 +47,48 @@ static inline void qconv_row8(int32_t *acc, const uint8_t *x, int32_t w, int32_t
     /* Strides of W between input channels and taps. */                                                               \
     int64_t c4 = (Cg + 3) / 4 * 4, wcs = p[7] ? 1 : ksz, wts = p[7] ? c4 : 1, wms = p[7] ? ksz * c4 : Cg * ksz;        \
     int32_t xz = ZERO(t[3], 0, xsg), yz = ZERO(t[8], 0, ysg);                                                          \
-    for (int64_t n = 0; n < N; n++)                                                                                    \
-      for (int64_t mm = 0; mm < G * Mg; mm++) {                                                                        \
-        int64_t g = mm / Mg;                                                                                           \
-        float mult = glow_q_multiplier(xs, ws[ws_pc ? mm : 0], ys);                                                    \
-        int32_t wz = ZERO(t[6], wz_pc ? mm : 0, wsg), bias = b ? b[mm] : 0;                                            \
-        const T *wm = w + mm * wms;                                                                                    \
-        T *yo = y + (n * G * Mg + mm) * osz;                                                                           \
-        for (int64_t od = 0; od < out[0]; od++)                                                                        \
-          for (int64_t oh = 0; oh < out[1]; oh++)                                                                      \
-            for (int64_t ow0 = 0; ow0 < out[2]; ow0 += QCONV_CHUNK) {                                                  \
-              int64_t nw = out[2] - ow0 < QCONV_CHUNK ? out[2] - ow0 : QCONV_CHUNK;                                    \
-              ACC acc[QCONV_CHUNK];                                                                                    \
-              for (int64_t j = 0; j < nw; j++)                                                                         \
-                acc[j] = 0;                                                                                            \
-              for (int64_t c = 0; c < Cg; c++) {                                                                       \
-                const T *xc = x + ((n * G + g) * Cg + c) * isz;                                                        \
-                for (int64_t kd = 0; kd < k[0]; kd++) {                                                                \
-                  int64_t id = od * s[0] + kd * d[0] - pb[0];                                                          \
-                  for (int64_t kh = 0; (uint64_t)id < (uint64_t)in[0] && kh < k[1]; kh++) {                            \
-                    int64_t ih = oh * s[1] + kh * d[1] - pb[1];                                                        \
-                    if ((uint64_t)ih >= (uint64_t)in[1])                                                               \
-                      continue;                                                                                        \
-                    const T *xr = xc + (id * in[1] + ih) * in[2];                                                      \
-                    for (int64_t kw = 0; kw < k[2]; kw++) {                                                            \
-                      ACC wv = ELEM(wm[c * wcs + ((kd * k[1] + kh) * k[2] + kw) * wts], wsg) - wz;                     \
-                      int64_t w0, w1, iw0 = kw * d[2] - pb[2];                                                         \
-                      glow_nn_range(iw0, s[2], in[2], out[2], &w0, &w1);                                               \
-                      w0 = w0 > ow0 ? w0 : ow0;                                                                        \
-                      w1 = w1 < ow0 + nw ? w1 : ow0 + nw;                                                              \
-                      int64_t ow = w0;                                                                                 \
-                      for (; VEC && s[2] == 1 && ow + 8 <= w1; ow += 8)                                                \
-                        qconv_row8((int32_t *)acc + (ow - ow0), (const uint8_t *)xr + ow + iw0, (int32_t)wv, xz, xsg); \
-                      for (; ow < w1; ow++)                                                                            \
-                        acc[ow - ow0] += wv * (ELEM(xr[ow * s[2] + iw0], xsg) - xz);                                   \
-                    }                                                                                                  \
+    for (int64_t u = N * G * Mg * part / nparts; u < N * G * Mg * (part + 1) / nparts; u++) {                          \
+      int64_t n = u / (G * Mg), mm = u % (G * Mg), g = mm / Mg;                                                        \
+      float mult = glow_q_multiplier(xs, ws[ws_pc ? mm : 0], ys);                                                      \
+      int32_t wz = ZERO(t[6], wz_pc ? mm : 0, wsg), bias = b ? b[mm] : 0;                                              \
+      const T *wm = w + mm * wms;                                                                                      \
+      T *yo = y + (n * G * Mg + mm) * osz;                                                                             \
+      for (int64_t od = 0; od < out[0]; od++)                                                                          \
+        for (int64_t oh = 0; oh < out[1]; oh++)                                                                        \
+          for (int64_t ow0 = 0; ow0 < out[2]; ow0 += QCONV_CHUNK) {                                                    \
+            int64_t nw = out[2] - ow0 < QCONV_CHUNK ? out[2] - ow0 : QCONV_CHUNK;                                      \
+            ACC acc[QCONV_CHUNK];                                                                                      \
+            for (int64_t j = 0; j < nw; j++)                                                                           \
+              acc[j] = 0;                                                                                              \
+            for (int64_t c = 0; c < Cg; c++) {                                                                         \
+              const T *xc = x + ((n * G + g) * Cg + c) * isz;                                                          \
+              for (int64_t kd = 0; kd < k[0]; kd++) {                                                                  \
+                int64_t id = od * s[0] + kd * d[0] - pb[0];                                                            \
+                for (int64_t kh = 0; (uint64_t)id < (uint64_t)in[0] && kh < k[1]; kh++) {                              \
+                  int64_t ih = oh * s[1] + kh * d[1] - pb[1];                                                          \
+                  if ((uint64_t)ih >= (uint64_t)in[1])                                                                 \
+                    continue;                                                                                          \
+                  const T *xr = xc + (id * in[1] + ih) * in[2];                                                        \
+                  for (int64_t kw = 0; kw < k[2]; kw++) {                                                              \
+                    ACC wv = ELEM(wm[c * wcs + ((kd * k[1] + kh) * k[2] + kw) * wts], wsg) - wz;                       \
+                    int64_t w0, w1, iw0 = kw * d[2] - pb[2];                                                           \
+                    glow_nn_range(iw0, s[2], in[2], out[2], &w0, &w1);                                                 \
+                    w0 = w0 > ow0 ? w0 : ow0;                                                                          \
+                    w1 = w1 < ow0 + nw ? w1 : ow0 + nw;                                                                \
+                    int64_t ow = w0;                                                                                   \
+                    for (; VEC && s[2] == 1 && ow + 8 <= w1; ow += 8)                                                  \
+                      qconv_row8((int32_t *)acc + (ow - ow0), (const uint8_t *)xr + ow + iw0, (int32_t)wv, xz, xsg);   \
+                    for (; ow < w1; ow++)                                                                              \
+                      acc[ow - ow0] += wv * (ELEM(xr[ow * s[2] + iw0], xsg) - xz);                                     \
                   }                                                                                                    \
                 }                                                                                                      \
               }                                                                                                        \
-              uint8_t *yr = (uint8_t *)(yo + (od * out[1] + oh) * out[2] + ow0);                                       \
-              for (int64_t j = 0; j < nw; j++)                                                                         \
-                PUT(yr, j, (float)(acc[j] + bias) * mult, yz, ysg);                                                    \
             }                                                                                                          \
-      }                                                                                                                \
+            uint8_t *yr = (uint8_t *)(yo + (od * out[1] + oh) * out[2] + ow0);                                         \
+            for (int64_t j = 0; j < nw; j++)                                                                           \
+              PUT(yr, j, (float)(acc[j] + bias) * mult, yz, ysg);                                                      \
+          }                                                                                                            \
+    }                                                                                                                  \
   }
 
 QCONV_DIRECT(qconv_direct, uint8_t, int32_t, GLOW_Q8_ELEM, glow_q_zero, glow_q_put, 1)
@@ -234,7 +234,11 @@ static inline qconv_geo qconv_geo_of(const int64_t *p) {
   return geo;
 }
 
-static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, int wide) {
+/* Part `part` of `nparts`: a range of the bands (image, group, rows); where
+ * there are few bands, of slices of a band's tiles of output channels, each
+ * slice packing its band itself. */
+static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, int wide, int64_t part,
+                              int64_t nparts) {
   QCONV_BAND_ARGS(t, p);
   int pv = wide ? QCONV_WIDE_PV : QCONV_NARROW_PV, mr = wide ? QCONV_WIDE_MR : QCONV_NARROW_MR;
   qconv_geo geo = qconv_geo_of(p);
@@ -251,71 +255,74 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
   int64_t kall = Cg * geo.ksz;
   uint8_t buf[QCONV_BUF] __attribute__((aligned(64)));
   uint8_t stage[QCONV_MR_MAX][QCONV_LANES];
-  for (int64_t n = 0; n < N; n++)
-    for (int64_t g = 0; g < G; g++)
-      for (int64_t oh0 = 0; oh0 < OH; oh0 += R) {
-        int64_t rows = OH - oh0 < R ? OH - oh0 : R;
-        /* The band's inputs. */
-        for (int64_t kh = 0; kh < geo.KH; kh++)
-          for (int64_t cq = 0; cq < geo.Cq; cq++)
-            for (int64_t ph = 0; ph < geo.sw; ph++) {
-              uint8_t *dst = buf + ((kh * geo.Cq + cq) * geo.sw + ph) * geo.SL * 4;
-              for (int64_t r = 0; r * geo.RW < geo.SL; r++) {
-                int64_t ih = (oh0 + r) * sh + kh * dh - pb[1], j0 = 0, j1 = 0;
-                if (r < rows && (uint64_t)ih < (uint64_t)IH)
-                  glow_nn_range(ph - pb[2], geo.sw, IW, geo.RW, &j0, &j1);
-                int64_t jn = geo.SL - r * geo.RW < geo.RW ? geo.SL - r * geo.RW : geo.RW;
-                const uint8_t *xr[4];
-                for (int cc = 0; cc < 4; cc++) {
-                  int64_t c = cq * 4 + cc;
-                  xr[cc] = c < Cg && j1 > j0 ? x + ((n * G + g) * Cg + c) * IH * IW + ih * IW + ph - pb[2] : 0;
-                }
-                uint32_t padw = 0;
-                for (int cc = 0; cc < 4; cc++)
-                  padw |= (uint32_t)(cq * 4 + cc < Cg ? (uint8_t)xz : 0) << 8 * cc;
-                qconv_pack_row((uint32_t *)(dst + r * geo.RW * 4), xr, j0, j1, jn, geo.sw, xflip, padw);
+  int64_t nb = (OH + R - 1) / R, units = N * G * nb, mt = (Mg + mr - 1) / mr;
+  int64_t ms = nparts == 1 || units >= 4 * nparts ? 1 : (4 * nparts + units - 1) / units;
+  ms = ms < mt ? ms : mt;
+  for (int64_t it = units * ms * part / nparts, packed = -1; it < units * ms * (part + 1) / nparts; it++) {
+    int64_t u = it / ms, sl = it % ms, n = u / (G * nb), g = u / nb % G, oh0 = u % nb * R;
+    int64_t rows = OH - oh0 < R ? OH - oh0 : R;
+    if (u != packed) /* the band's inputs */
+      for (int64_t kh = 0; kh < geo.KH; kh++)
+        for (int64_t cq = 0; cq < geo.Cq; cq++)
+          for (int64_t ph = 0; ph < geo.sw; ph++) {
+            uint8_t *dst = buf + ((kh * geo.Cq + cq) * geo.sw + ph) * geo.SL * 4;
+            for (int64_t r = 0; r * geo.RW < geo.SL; r++) {
+              int64_t ih = (oh0 + r) * sh + kh * dh - pb[1], j0 = 0, j1 = 0;
+              if (r < rows && (uint64_t)ih < (uint64_t)IH)
+                glow_nn_range(ph - pb[2], geo.sw, IW, geo.RW, &j0, &j1);
+              int64_t jn = geo.SL - r * geo.RW < geo.RW ? geo.SL - r * geo.RW : geo.RW;
+              const uint8_t *xr[4];
+              for (int cc = 0; cc < 4; cc++) {
+                int64_t c = cq * 4 + cc;
+                xr[cc] = c < Cg && j1 > j0 ? x + ((n * G + g) * Cg + c) * IH * IW + ih * IW + ph - pb[2] : 0;
               }
+              uint32_t padw = 0;
+              for (int cc = 0; cc < 4; cc++)
+                padw |= (uint32_t)(cq * 4 + cc < Cg ? (uint8_t)xz : 0) << 8 * cc;
+              qconv_pack_row((uint32_t *)(dst + r * geo.RW * 4), xr, j0, j1, jn, geo.sw, xflip, padw);
             }
-        int64_t nv = (rows * geo.RW + 15) / 16;
-        for (int64_t m0 = 0; m0 < Mg; m0 += mr) {
-          int64_t mn = Mg - m0 < mr ? Mg - m0 : mr;
-          const int8_t *wr[QCONV_MR_MAX];
-          int32_t corr[QCONV_MR_MAX], wzv[QCONV_MR_MAX];
-          glow_qf16 mult[QCONV_MR_MAX];
-          for (int r = 0; r < mr; r++) {
-            int64_t ch = g * Mg + m0 + (r < mn ? r : mn - 1);
-            wr[r] = w + ch * geo.ksz * geo.c4;
-            int32_t sum = 0;
-            for (int64_t i = 0; i < geo.ksz * geo.c4; i++)
-              sum += wr[r][i];
-            wzv[r] = t[6] ? ((const int8_t *)t[6])[wz_pc ? ch : 0] : 0;
-            corr[r] = (b ? b[ch] : 0) - xz * sum + (int32_t)kall * xz * wzv[r];
-            mult[r] = (glow_qf16){0} + glow_q_multiplier(xscale, ws[ws_pc ? ch : 0], ys);
           }
-          for (int64_t v0 = 0; v0 < nv; v0 += pv) {
-            glow_qi16 acc[QCONV_MR_MAX][QCONV_PV_MAX], xs[QCONV_PV_MAX];
-            if (wide && wzero)
-              qconv_tile_wide(acc, xs, buf, wr, &geo, v0);
-            else if (wide)
-              qconv_tile_wide_xs(acc, xs, buf, wr, &geo, v0);
-            else if (wzero)
-              qconv_tile_narrow(acc, xs, buf, wr, &geo, v0);
-            else
-              qconv_tile_narrow_xs(acc, xs, buf, wr, &geo, v0);
-            for (int r = 0; r < mr; r++)
-              for (int v = 0; v < pv; v++) {
-                glow_qi16 a = acc[r][v] + corr[r] - wzv[r] * xs[v];
-                glow_q_saturate16(stage[r] + (v0 + v) * 16, (const int32_t *)&a, (const float *)&mult[r], yz, ysg);
-              }
-          }
-          for (int r = 0; r < mn; r++)
-            for (int64_t r0 = 0; r0 < rows; r0++) {
-              uint8_t *yr = y + ((n * G + g) * Mg + m0 + r) * OH * OW + (oh0 + r0) * OW;
-              for (int64_t ow = 0; ow < OW; ow++)
-                yr[ow] = stage[r][r0 * geo.RW + ow];
-            }
-        }
+    packed = u;
+    int64_t nv = (rows * geo.RW + 15) / 16;
+    for (int64_t m0 = mt * sl / ms * mr; m0 < mt * (sl + 1) / ms * mr && m0 < Mg; m0 += mr) {
+      int64_t mn = Mg - m0 < mr ? Mg - m0 : mr;
+      const int8_t *wr[QCONV_MR_MAX];
+      int32_t corr[QCONV_MR_MAX], wzv[QCONV_MR_MAX];
+      glow_qf16 mult[QCONV_MR_MAX];
+      for (int r = 0; r < mr; r++) {
+        int64_t ch = g * Mg + m0 + (r < mn ? r : mn - 1);
+        wr[r] = w + ch * geo.ksz * geo.c4;
+        int32_t sum = 0;
+        for (int64_t i = 0; i < geo.ksz * geo.c4; i++)
+          sum += wr[r][i];
+        wzv[r] = t[6] ? ((const int8_t *)t[6])[wz_pc ? ch : 0] : 0;
+        corr[r] = (b ? b[ch] : 0) - xz * sum + (int32_t)kall * xz * wzv[r];
+        mult[r] = (glow_qf16){0} + glow_q_multiplier(xscale, ws[ws_pc ? ch : 0], ys);
       }
+      for (int64_t v0 = 0; v0 < nv; v0 += pv) {
+        glow_qi16 acc[QCONV_MR_MAX][QCONV_PV_MAX], xs[QCONV_PV_MAX];
+        if (wide && wzero)
+          qconv_tile_wide(acc, xs, buf, wr, &geo, v0);
+        else if (wide)
+          qconv_tile_wide_xs(acc, xs, buf, wr, &geo, v0);
+        else if (wzero)
+          qconv_tile_narrow(acc, xs, buf, wr, &geo, v0);
+        else
+          qconv_tile_narrow_xs(acc, xs, buf, wr, &geo, v0);
+        for (int r = 0; r < mr; r++)
+          for (int v = 0; v < pv; v++) {
+            glow_qi16 a = acc[r][v] + corr[r] - wzv[r] * xs[v];
+            glow_q_saturate16(stage[r] + (v0 + v) * 16, (const int32_t *)&a, (const float *)&mult[r], yz, ysg);
+          }
+      }
+      for (int r = 0; r < mn; r++)
+        for (int64_t r0 = 0; r0 < rows; r0++) {
+          uint8_t *yr = y + ((n * G + g) * Mg + m0 + r) * OH * OW + (oh0 + r0) * OW;
+          for (int64_t ow = 0; ow < OW; ow++)
+            yr[ow] = stage[r][r0 * geo.RW + ow];
+        }
+    }
+  }
 }
 
 /* Rows per band for the fast path (in closed form, so that it folds to a
@@ -345,11 +352,11 @@ static inline int64_t qconv_rows_per_band(const int64_t *p, int wide) {
 #include "kernels/qconv-quads.h"
 
 /* Cortex-M's paths where the target is one (qconv-mcu.h), in part 0; int16
- * pairs where the target wants them (qconv-pairs.h), split into parts; else
- * 4-byte dot products: depthwise planes split into parts (qconv-quads.h, not
- * on Cortex-M, whose direct loops take fewer products), the others in part 0,
- * the wide tile where the target has the registers and a band of it fits,
- * else the narrow one; else the direct loops. */
+ * pairs where the target wants them (qconv-pairs.h); else 4-byte dot
+ * products: depthwise planes (qconv-quads.h, not on Cortex-M, whose direct
+ * loops take fewer products), the others in bands, the wide tile where the
+ * target has the registers and a band of it fits, else the narrow one; else
+ * the direct loops. All but Cortex-M's split into parts. */
 GLOW_KERNEL_PART(qlinearconv) {
   if (glow_qdot_mcu() && qmcu_conv_takes(p)) {
     if (part == 0)
@@ -377,18 +384,16 @@ GLOW_KERNEL_PART(qlinearconv) {
     qconv_plane4(t, p, R4, part, nparts);
     return;
   }
-  if (part != 0)
-    return;
   int64_t R = qconv_rows_per_band(p, wide);
   if (wide && R <= 0)
     R = qconv_rows_per_band(p, wide = 0);
   if (R > 0)
-    qconv_rows(t, p, R, wide);
+    qconv_rows(t, p, R, wide, part, nparts);
   else
-    qconv_direct(t, p);
+    qconv_direct(t, p, part, nparts);
 }
 
 GLOW_KERNEL(qlinearconv) { glow_k_qlinearconv_part(t, p, 0, 1); }
 
 /* int16 X, W and Y (Int16 quantization): the direct loops, int64 sums. */
-GLOW_KERNEL(qlinearconv16) { qconv_direct16(t, p); }
+GLOW_KERNEL(qlinearconv16) { qconv_direct16(t, p, 0, 1); }
