@@ -87,7 +87,7 @@ static int64_t roi_samples(int64_t ratio, double extent, int64_t bins) {
   if (ratio > 0)
     return ratio;
   double k = ceil(extent / (double)bins);
-  return k <= 0 ? 0 : k > 1024 ? 1024 : (int64_t)k;
+  return !(k > 0) ? 0 : k > 1024 ? 1024 : (int64_t)k; /* NaN: none */
 }
 
 /* One output element: the bin (ph, pw) of a region with corner (y0, x0) and extent (rh, rw) on plane p. Avg mode
