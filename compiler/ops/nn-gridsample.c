@@ -61,7 +61,8 @@ static int infer_gridsample(glow_graph *g, glow_node *n) {
 /* The reference below is written from the ONNX GridSample spec and onnxruntime (the project's anchor), in double,
  * one output element at a time, as a sum over separable taps; it shares no code with kernels/grid-sample.c.
  * onnxruntime pads each tap's index, not the sampling location: nearest rounds the location (half to even) and
- * then pads, which differs from PyTorch (pad, then round) at a tie outside the image under reflection. */
+ * then pads, which differs from PyTorch (pad, then round) at a tie outside the image under reflection with
+ * align_corners=0. */
 
 /* The grid's [-1, 1] as a location in pixels along an axis of `size` pixels. */
 static double gs_location(double g, int64_t size, int align) {
