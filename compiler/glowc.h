@@ -171,12 +171,14 @@ typedef struct glow_op_info {
 #define GLOW_OP(id, onnx_name) extern const glow_op_info glow_op_##id;
 #include "ir/ops.def"
 #undef GLOW_OP
+/* ops/op-table.c */
+const glow_op_info *glow_op_get(glow_op op);
 
 /* util/diag.c */
 void glow_internal(const char *file, int line, const char *msg);
 void glow_error(const char *where, const char *fmt, ...);
 void glow_warning(const char *where, const char *fmt, ...); /* "where: warning: ..."; not counted as an error */
-int glow_node_error(const glow_graph *g, const glow_node *n, const char *fmt, ...);
+void glow_verror(const char *where, const char *fmt, va_list ap); /* glow_error's va_list form */
 int glow_error_count(void);
 int glow_set_quiet(int quiet); /* diagnostics counted but not printed (fuzzing); returns the previous setting */
 void glow_note(const char *fmt, ...);
@@ -203,30 +205,6 @@ void glow_sha256_final(glow_sha256_ctx *s, unsigned char out[32]);
 void glow_sha256(const void *data, size_t size, unsigned char out[32]);
 void glow_sha256_hex(const unsigned char digest[32], char hex[65]);
 
-/* util/http-curl.c: GET/PUT of <url>/<key> through libcurl, for the remote compile cache */
-typedef struct glow_http_remote {
-  const char *url;            /* http[s]://[<user>:<password>@]<host>[:<port>][/<prefix>] */
-  const char *const *headers; /* "Name:Value", sent with every request */
-  int nheaders;
-  const char *ca_file; /* PEM file of the CAs to trust; NULL: the system's */
-} glow_http_remote;
-/* 0 if url is http[s]://[<user>:<password>@]<host>[:<port>][/<prefix>]; else -1, a message in err (without
- * the password). */
-int glow_http_url_check(const char *url, char *err, size_t errcap);
-char *glow_http_url_shown(const char *url); /* url without user and password, for messages (malloc'd) */
-int glow_http_header_check(const char *header, char *err, size_t errcap); /* 0 if "Name:Value"; err never holds the value */
-int glow_http_ca_check(const char *path, char *err, size_t errcap);       /* 0 if a readable PEM certificate file */
-/* Returns the HTTP status, or -1 with a message in err on a network error (after one retry, as on a 5xx
- * status); the body of a 200 in *body (malloc'd) if body != NULL, at most GLOW_CACHE_MAX_ENTRY_BYTES. */
-int glow_http_request(const glow_http_remote *r, const char *method, const char *key, const void *data, size_t size,
-                      void **body, size_t *body_size, char *err, size_t errcap);
-
-/* util/size.c: "<bytes>[K|M|G]" (optionally KB or KiB), K being 1024 bytes, at most 2^48 bytes.
- * @return 0, -1 if v is not a size, -2 if it is over 2^48 bytes. */
-int glow_size_parse(const char *v, uint64_t *size);
-/* The same, reporting "<what>: error: ..." on failure. @return 0 or -1. */
-int glow_size_arg(const char *what, const char *v, uint64_t *size);
-
 /* util/strbuf.c */
 typedef struct glow_strbuf { char *s; size_t len, cap; } glow_strbuf;
 void glow_sb_printf(glow_strbuf *b, const char *fmt, ...);
@@ -243,8 +221,6 @@ typedef struct glow_str_table {
 int *glow_str_table_get(glow_str_table *t, const char *key); /* NULL if absent */
 void glow_str_table_put(glow_str_table *t, const char *key, int val);
 void glow_str_table_free(glow_str_table *t);
-/* A value of g named `name`, or `name`__<k> for the first k that `names` (every value name so far) lacks. */
-int glow_value_add_unique(glow_graph *g, glow_str_table *names, const char *name);
 
 /* util/read-file.c: a whole file, 0-terminated (malloc'd); -1 after reporting why not. */
 int glow_read_file(const char *path, uint8_t **data, size_t *size);
@@ -258,49 +234,6 @@ char *glow_temp_dir(const char *option, const char *what);
 void glow_temp_dir_remove(char *dir);
 /* "<dir>/<name>", malloc'd. */
 char *glow_temp_path(const char *dir, const char *name);
-/* util/npy.c: a NumPy .npy array (little-endian, C order); data points into file. */
-typedef struct glow_npy {
-  glow_dtype dt;
-  int rank;
-  int64_t dims[GLOW_MAX_RANK];
-  int64_t numel;
-  const uint8_t *data;
-  size_t bytes;
-  uint8_t *file;
-  size_t file_size;
-} glow_npy;
-int glow_npy_read(const char *path, glow_npy *a); /* -1 after reporting what is wrong with the file */
-void glow_npy_free(glow_npy *a);
-/* The .npy bytes of an array appended to out; -1 for a dtype NumPy has no code for here. */
-int glow_npy_encode(glow_dtype dt, int rank, const int64_t *dims, const void *data, size_t bytes, glow_strbuf *out);
-
-/* util/cache-entry.c: the compile cache's self-checking entry file */
-/* One bundle file: <out dir>/<network name><suffix>. */
-typedef struct glow_bundle_file {
-  const char *suffix;
-  const void *data;
-  size_t size;
-} glow_bundle_file;
-#define GLOW_CACHE_MAX_FILES 8
-/* The largest entry taken from (or sent to) a remote cache: a server claiming more is refused
- * before a byte of body is read. An ONNX model holds at most 2 GiB of weights (protobuf's limit;
- * external data is refused) and a bundle at most about 7 times its weights (.weights.bin,
- * embedded in .o, and .weights.txt at 5 characters a byte), so 16 GiB refuses no bundle glowc can
- * compile while keeping a hostile or broken server's claim of terabytes from being believed. */
-#define GLOW_CACHE_MAX_ENTRY_BYTES ((uint64_t)16 << 30)
-typedef struct glow_cache_entry {
-  int nfiles;
-  glow_bundle_file files[GLOW_CACHE_MAX_FILES]; /* point into bytes */
-  char suffix[GLOW_CACHE_MAX_FILES][33];
-  void *bytes;
-} glow_cache_entry;
-/* key: the entry's cache key, 64 hex digits; the entry records it. */
-void glow_cache_entry_encode(const char *key, const glow_bundle_file *f, int n, glow_strbuf *out);
-/* NULL if every byte checks out and the entry is for `key` (the files then point into `bytes`),
- * else why not. */
-const char *glow_cache_entry_decode(const void *bytes, size_t size, const char *key, glow_cache_entry *out);
-void glow_cache_entry_free(glow_cache_entry *e); /* frees e->bytes */
-
 /* ir/dtype.c */
 size_t glow_dtype_size(glow_dtype dt);
 const char *glow_dtype_name(glow_dtype dt);       /* "float", "int64", ... (ONNX names) */
@@ -321,10 +254,12 @@ int64_t glow_value_numel(const glow_value *v);
 size_t glow_value_bytes(const glow_value *v);
 void glow_value_set_shape(glow_value *v, glow_dtype dt, int rank, const int64_t *dims);
 int glow_value_make_const(glow_graph *g, int id, glow_dtype dt, int rank, const int64_t *dims, const void *data);
-const glow_op_info *glow_op_get(glow_op op);
+const char *glow_op_name(glow_op op); /* its ONNX name, from ops.def */
 glow_op glow_op_from_onnx(const char *onnx_name); /* GLOW_OP_COUNT if unknown */
 char *glow_shape_str(const glow_value *v, char *buf, size_t cap); /* "float[1,3,224,224]" */
 int glow_value_same_type(const glow_value *a, const glow_value *b); /* same dtype and shape */
+/* A value of g named `name`, or `name`__<k> for the first k that `names` (every value name so far) lacks. */
+int glow_value_add_unique(glow_graph *g, glow_str_table *names, const char *name);
 
 /* ir/attrs.c */
 const glow_attr *glow_attr_find(const glow_node *n, const char *name);
@@ -372,6 +307,15 @@ int glow_graph_topo_order(glow_graph *g);
 /* ir/dump.c */
 void glow_graph_dump(const glow_graph *g, FILE *f);
 int glow_graph_dump_dot(const glow_graph *g, const char *path);
+
+/* ir/node-error.c: "<model file>:<node name> (<op>): error: ..."; returns -1 */
+int glow_node_error(const glow_graph *g, const glow_node *n, const char *fmt, ...);
+
+/* ir/elem.c: generic element access for reference code */
+double glow_elem_get(glow_dtype dt, const void *p, int64_t i);
+void glow_elem_set(glow_dtype dt, void *p, int64_t i, double v);
+int64_t glow_elem_geti(glow_dtype dt, const void *p, int64_t i);
+void glow_elem_seti(glow_dtype dt, void *p, int64_t i, int64_t v);
 
 /* importer/import-onnx.c */
 /* Glow's -tflite-* options; all zero is Glow's defaults. */
@@ -472,7 +416,7 @@ int glow_tensor_pb_parse(const void *bytes, size_t size, const char *path, glow_
 int glow_bind_input(glow_graph *g, const char *spec);
 
 /* passes/: int glow_pass_<name>(glow_graph *g, const glow_pass_options *o) */
-typedef struct glow_plugins glow_plugins; /* passes/plugin.h */
+typedef struct glow_plugins glow_plugins; /* plugin/plugin.h */
 typedef struct glow_pass_options {
   int verbose;
   const char *dump_after; /* pass name or NULL */
@@ -534,13 +478,13 @@ int glow_pass_disabled(const glow_pass_options *o, const char *name);
 /* -1 after naming each -disable-pass that is unknown or required. */
 int glow_check_disabled_passes(const glow_pass_options *o);
 void glow_print_passes(FILE *f, const glow_plugins *plugins);
-/* passes/plugin-load.c: -load-pass=<lib> (each in order) and -pass=<name> (the passes
+/* plugin/plugin-load.c: -load-pass=<lib> (each in order) and -pass=<name> (the passes
  * that run, in order; none: every pass the libraries register). NULL after errors. */
 glow_plugins *glow_plugins_load(int nlibs, const char *const *libs, int npass, const char *const *pass);
 void glow_plugins_free(glow_plugins *p);
 /* One line per plugin pass that runs, as glow_print_passes writes them. */
 void glow_print_plugin_passes(FILE *f, const glow_plugins *p);
-/* passes/plugin-run.c: the selected plugin passes on g, each checked after it. */
+/* plugin/plugin-run.c: the selected plugin passes on g, each checked after it. */
 int glow_run_plugin_passes(glow_graph *g, const glow_pass_options *o);
 
 /* interp/interp.c */
@@ -559,12 +503,6 @@ int glow_interp_run_observed(const glow_graph *g, const glow_tensor *inputs, glo
 int glow_interp_observes(const glow_graph *g, int value_id);
 /* Evaluates one node whose inputs are all constants; its outputs become constants. */
 int glow_interp_fold_node(glow_graph *g, int node_id);
-
-/* interp/elem.c: generic element access for reference code */
-double glow_elem_get(glow_dtype dt, const void *p, int64_t i);
-void glow_elem_set(glow_dtype dt, void *p, int64_t i, double v);
-int64_t glow_elem_geti(glow_dtype dt, const void *p, int64_t i);
-void glow_elem_seti(glow_dtype dt, void *p, int64_t i, int64_t v);
 
 /* plan/plan.c */
 typedef struct glow_plan {

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "driver/option-table.h"
-#include "passes/plugin.h"
+#include "plugin/plugin.h"
 #include "target.h"
 
 static void *read_all(const char *path, size_t *size) {

@@ -1,6 +1,6 @@
 /* image-classifier's runs: each batch of images decoded, preprocessed into the model's
  * input and run in the reference interpreter; then each image's top labels printed as
- * Glow prints them, or, with -dump-profile, the batches profiled (driver/profile.c). */
+ * Glow prints them, or, with -dump-profile, the batches profiled (driver/profile-run.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,10 @@
 
 #include "glowc.h"
 #include "quant/quant.h"
+#include "util/cache-entry.h"
+#include "util/http-curl.h"
+#include "util/npy.h"
+#include "util/size.h"
 
 /* driver/options.c */
 typedef enum { GLOW_TOOL_COMPILER, GLOW_TOOL_PROFILER, GLOW_TOOL_CLASSIFIER } glow_driver_tool;
@@ -164,7 +168,7 @@ int glow_dataset_check_size(const glow_dataset *ds, const glow_value *v);
 int glow_dataset_read(const glow_dataset *ds, int i, const glow_value *v, void *dst);
 void glow_dataset_free(glow_dataset *ds);
 
-/* driver/profile.c: -dump-profile */
+/* driver/profile-run.c: -dump-profile */
 int glow_driver_profile(const glow_driver_options *d);
 /* The calibration samples of a profile: model-profiler's tensors, image-classifier's images. */
 typedef struct glow_sample_source {

@@ -20,7 +20,7 @@ void glow_graph_dump(const glow_graph *g, FILE *f) {
       fprintf(f, k ? ", " : "");
       value_line(g, n->out[k], f);
     }
-    fprintf(f, " = %s \"%s\"(", glow_op_get(n->op)->onnx_name, n->name);
+    fprintf(f, " = %s \"%s\"(", glow_op_name(n->op), n->name);
     for (int k = 0; k < n->nin; k++) {
       fprintf(f, k ? ", " : "");
       value_line(g, n->in[k], f);
@@ -45,7 +45,7 @@ int glow_graph_dump_dot(const glow_graph *g, const char *path) {
     const glow_node *n = &g->nodes[i];
     if (n->dead)
       continue;
-    fprintf(f, "  n%d [label=\"{%s|", i, glow_op_get(n->op)->onnx_name);
+    fprintf(f, "  n%d [label=\"{%s|", i, glow_op_name(n->op));
     dot_escape(f, n->name);
     fprintf(f, "}\"];\n");
     for (int k = 0; k < n->nin; k++) {

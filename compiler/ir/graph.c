@@ -4,21 +4,22 @@
 
 #include "glowc.h"
 
-static const glow_op_info *const op_table[] = {
-#define GLOW_OP(id, onnx_name) &glow_op_##id,
+/* The ops' names; their records are in ops/op-table.c, a layer above. */
+static const char *const op_names[] = {
+#define GLOW_OP(id, onnx_name) onnx_name,
 #include "ir/ops.def"
 #undef GLOW_OP
 };
-_Static_assert(sizeof op_table / sizeof op_table[0] == GLOW_OP_COUNT, "op table out of sync with ops.def");
+_Static_assert(sizeof op_names / sizeof op_names[0] == GLOW_OP_COUNT, "op names out of sync with ops.def");
 
-const glow_op_info *glow_op_get(glow_op op) {
+const char *glow_op_name(glow_op op) {
   GLOW_ASSERT(op >= 0 && op < GLOW_OP_COUNT);
-  return op_table[op];
+  return op_names[op];
 }
 
 glow_op glow_op_from_onnx(const char *onnx_name) {
   for (int i = 0; i < GLOW_OP_COUNT; i++)
-    if (!strcmp(op_table[i]->onnx_name, onnx_name))
+    if (!strcmp(op_names[i], onnx_name))
       return (glow_op)i;
   return GLOW_OP_COUNT;
 }
@@ -143,4 +144,17 @@ char *glow_shape_str(const glow_value *v, char *buf, size_t cap) {
   if (k < cap)
     snprintf(buf + k, cap - k, "]");
   return buf;
+}
+
+int glow_value_add_unique(glow_graph *g, glow_str_table *names, const char *name) {
+  glow_strbuf b = {0};
+  glow_sb_printf(&b, "%s", name);
+  for (int k = 1; glow_str_table_get(names, b.s); k++) {
+    b.len = 0;
+    glow_sb_printf(&b, "%s__%d", name, k);
+  }
+  int id = glow_value_add(g, b.s);
+  glow_str_table_put(names, g->vals[id].name, id);
+  glow_sb_free(&b);
+  return id;
 }

@@ -1,6 +1,7 @@
 # Op definitions (paths relative to compiler/), one section per group; each
 # group's ops are listed in ir/ops-<group>.def.
 set(GLOWC_OP_SOURCES
+  ops/op-table.c
   ops/op-util.c
   # tensor: ir/ops-tensor.def
   ops/tensor-reshape.c

@@ -59,7 +59,7 @@ typedef struct glow_profile {
   glow_profile_entry *entries; /* sorted by name (strcmp) */
 } glow_profile;
 
-/* quant/profile.c */
+/* quant/profile-collect.c */
 typedef struct glow_profiler glow_profiler;
 /* An empty profile of g's values (see above) whose histograms have nbins bins
  * (GLOW_PROFILE_BINS when nbins <= 0); g must outlive the profiler. */
@@ -83,7 +83,7 @@ void glow_profiler_free(glow_profiler *pr); /* NULL ok */
  * left out. */
 void glow_profile_values(const glow_graph *g, int **ids, int *n);
 
-/* quant/profile-yaml.c */
+/* quant/profile-write.c */
 /* The YAML text of p, appended to out.
  * @return 0, or -1 after an error (libyaml refuses a name that is not UTF-8). */
 int glow_profile_emit(const glow_profile *p, glow_strbuf *out);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glowc.h"
+#include "util/cache-entry.h"
 
 #define ENTRY_MAGIC "GLOWCCE\n"
 #define ENTRY_VERSION 2u /* 1 had no key: refused, so recompiled and stored again */

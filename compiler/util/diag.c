@@ -11,16 +11,20 @@ void glow_internal(const char *file, int line, const char *msg) {
   abort();
 }
 
-void glow_error(const char *where, const char *fmt, ...) {
-  va_list ap;
+void glow_verror(const char *where, const char *fmt, va_list ap) {
   nerrors++;
   if (quiet)
     return;
   fprintf(stderr, "%s: error: ", where ? where : "glowc");
-  va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
-  va_end(ap);
   fputc('\n', stderr);
+}
+
+void glow_error(const char *where, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  glow_verror(where, fmt, ap);
+  va_end(ap);
 }
 
 void glow_warning(const char *where, const char *fmt, ...) {
@@ -32,20 +36,6 @@ void glow_warning(const char *where, const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   va_end(ap);
   fputc('\n', stderr);
-}
-
-int glow_node_error(const glow_graph *g, const glow_node *n, const char *fmt, ...) {
-  va_list ap;
-  nerrors++;
-  if (quiet)
-    return -1;
-  fprintf(stderr, "%s:%s (%s): error: ", g->file ? g->file : "<model>",
-          n->name && *n->name ? n->name : "<unnamed node>", glow_op_get(n->op)->onnx_name);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  return -1;
 }
 
 int glow_error_count(void) { return nerrors; }

@@ -13,7 +13,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "glowc.h"
+#include "util/http-curl.h"
 
 #define CONNECT_TIMEOUT_S 10L
 #define STALL_TIMEOUT_S 20L /* a transfer slower than 1 byte/s for this long is given up */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glowc.h"
+#include "util/npy.h"
 
 static const struct {
   const char *descr;

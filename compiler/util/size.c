@@ -2,7 +2,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "glowc.h"
+#include "util/size.h"
 
 int glow_size_parse(const char *v, uint64_t *size) {
   const char *p = v;

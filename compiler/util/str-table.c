@@ -49,16 +49,3 @@ void glow_str_table_free(glow_str_table *t) {
   free(t->vals);
   memset(t, 0, sizeof *t);
 }
-
-int glow_value_add_unique(glow_graph *g, glow_str_table *names, const char *name) {
-  glow_strbuf b = {0};
-  glow_sb_printf(&b, "%s", name);
-  for (int k = 1; glow_str_table_get(names, b.s); k++) {
-    b.len = 0;
-    glow_sb_printf(&b, "%s__%d", name, k);
-  }
-  int id = glow_value_add(g, b.s);
-  glow_str_table_put(names, g->vals[id].name, id);
-  glow_sb_free(&b);
-  return id;
-}

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Conformance harness: every ONNX node test compiled to a bundle, linked with
-the generic driver (tests/driver/run-bundle.c), run and compared.
+the generic driver (tests/harness/run-bundle.c), run and compared.
 
     run-conformance.py --compiler model-compiler --link "<cc> ... {obj} ... -o {exe}" \
         --suite ../shared/onnx-node-tests --work DIR [--must-pass FILE] [--jobs N] [--filter RE]

@@ -62,7 +62,7 @@ models)
   echo "device-pack: the kind is nodes or models, not '$kind'" >&2
   exit 2 ;;
 esac
-cp "$build/tests/driver/run-bundle-dl" "$src/bench/cuda-reference.py" "$out/"
+cp "$build/tests/harness/run-bundle-dl" "$src/bench/cuda-reference.py" "$out/"
 cat >"$out/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs the packed CUDA bundles on this machine's GPU (tests/cuda/device-pack.sh): node tests

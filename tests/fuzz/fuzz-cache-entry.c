@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glowc.h"
+#include "util/cache-entry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 (`cmake --build build --target torchvision-table` runs it with the build's compiler and driver.)
 For each model (all of torchvision.models.list_models() when none are named) and opset:
 tests/models/gen-models.py exports it (random weights, batch 1) and runs ONNX Runtime for the
-reference; model-compiler compiles it (timed); the bundle is linked with tests/driver/run-bundle.c
+reference; model-compiler compiles it (timed); the bundle is linked with tests/harness/run-bundle.c
 and must match within 1e-4 relative max error (max |glowc - ORT| / max |ORT|). Compile time is
 given as wall and CPU seconds (the CPU time stays meaningful on a busy machine). With --latency,
 bench/bench-bundle.c and bench/ort-bench.js time both (median of 5 runs, one thread).

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passes/plugin.h"
+#include "plugin/plugin.h"
 
 void glow_plugin_where(const glow_plugin_pass *p, char *buf, size_t cap) {
   snprintf(buf, cap, "%s (pass %s)", p->lib, p->name);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "passes/plugin.h"
+#include "plugin/plugin.h"
 
 static int valid_name(const char *s) {
   if (!s || !*s)

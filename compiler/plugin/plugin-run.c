@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "passes/plugin.h"
+#include "plugin/plugin.h"
 
 /* ---- crash guard: a signal in plugin code ends the process with a message naming
  * the plugin. Nothing of the bundle is written before the passes have run. ---- */

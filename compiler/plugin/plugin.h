@@ -1,7 +1,7 @@
 /* Graph-pass plugins inside glowc: the loaded libraries, their passes, and the
  * graph handle (glowc_graph) a running pass works on. */
-#ifndef GLOW_PASSES_PLUGIN_H
-#define GLOW_PASSES_PLUGIN_H
+#ifndef GLOW_PLUGIN_PLUGIN_H
+#define GLOW_PLUGIN_PLUGIN_H
 
 #include "glowc-pass.h"
 #include "glowc.h"
@@ -36,15 +36,15 @@ struct glowc_graph {
   int failed; /* api->error() was called, or an api function was misused */
 };
 
-/* passes/plugin-load.c: api->register_pass. */
+/* plugin/plugin-load.c: api->register_pass. */
 int glow_plugin_register(glowc_pass_registry *r, const char *name, const char *what, glowc_pass_fn run, void *user);
 
-/* passes/plugin-run.c: a plugin's init under the crash guard (a crash ends the process
+/* plugin/plugin-run.c: a plugin's init under the crash guard (a crash ends the process
  * with a message naming lib). */
 int glow_plugin_guarded_init(const char *lib, int (*init)(const glowc_pass_api *, glowc_pass_registry *),
                              glowc_pass_registry *r);
 
-/* passes/plugin-api.c: the function table handed to plugins. */
+/* plugin/plugin-api.c: the function table handed to plugins. */
 extern const glowc_pass_api glow_plugin_api;
 /* "lib (pass name)": where messages about a plugin pass come from. */
 void glow_plugin_where(const glow_plugin_pass *p, char *buf, size_t cap);

@@ -124,7 +124,7 @@ int glow_test_case(const glow_bundle *b, const char *weights, const char *case_d
     free(name);
   }
   int rc = glow_test_run_model(b, cw, mw, act);
-  /* The check of the guard itself (unit.driver-guard-pages): one byte past the activations. */
+  /* The check of the guard itself (unit.harness-guard-pages): one byte past the activations. */
   if (getenv("GLOWC_TEST_GUARD_OVERRUN"))
     *(volatile uint8_t *)am.guard = 1;
   if (rc < 0)
