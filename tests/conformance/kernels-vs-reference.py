@@ -9,7 +9,7 @@ For each op, one model holds many nodes with random shapes and attributes (every
 align_corners, coordinate mode, sampling_ratio, spatial_scale; empty and inverted regions; grid
 points exactly halfway between pixels, inside and outside the image). The model is compiled to a
 bundle and run by glowc-run; its outputs become the expected outputs of a case that run-interp
-checks with the harness's comparison (tests/driver/compare.c). When node and onnxruntime-node are
+checks with the harness's comparison (tests/harness/compare.c). When node and onnxruntime-node are
 there (scripts/install-deps.sh), run-interp also checks the reference against ONNX Runtime's
 outputs on the same inputs; otherwise that half says "skipped". Exit status 1 on any mismatch.
 Needs a Python with numpy and onnx (GLOWC_PYTHON_TORCH). Fixed seed: the same cases every run.
