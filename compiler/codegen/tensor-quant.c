@@ -36,6 +36,7 @@ static int scale_input(glow_op op) {
   case GLOW_OP_QLINEAR_CONCAT: return 0;            /* Y_scale, Y_zero_point, then (x, s, zp)... */
   case GLOW_OP_QLINEAR_GLOBAL_AVERAGE_POOL:         /* X, x_s, x_zp, y_scale, y_zero_point */
   case GLOW_OP_QLINEAR_AVERAGE_POOL: return 3;
+  case GLOW_OP_INT_LOOKUP_TABLE: return 2;          /* X, Table, y_scale, y_zero_point */
   default: return -1;
   }
 }

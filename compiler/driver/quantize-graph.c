@@ -72,6 +72,7 @@ int glow_driver_quantize(glow_graph *g, const glow_driver_options *d) {
   q.profile_path = d->load_profile;
   q.verbose = d->verbose;
   int rc = !p || glow_profile_check(p, g, d->load_profile) || glow_pass_quantize(g, p, &q) ||
+           (!glow_pass_disabled(&d->passes, "fold-lookup") && glow_pass_fold_lookup(g, &d->passes)) ||
            glow_pass_pack_weights(g, &d->passes) || glow_pass_dead_nodes(g, &d->passes) || glow_graph_verify(g) ||
            (d->assert_quantized && glow_quant_assert_all(g, &q, d->model));
   glow_profile_free(p);

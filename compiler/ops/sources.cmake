@@ -48,6 +48,7 @@ set(GLOWC_OP_SOURCES
   ops/quant-linear.c
   ops/quant-pool.c
   ops/quant-concat.c
+  ops/quant-lookup.c
   # signal: ir/ops-signal.def
   ops/signal-dft.c
   ops/signal-stft.c

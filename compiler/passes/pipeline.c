@@ -15,6 +15,8 @@ const glow_pass_info glow_passes[] = {
     {"fold-qdq", GLOW_PASS_GRAPH, 0, glow_pass_fold_qdq,
      "QuantizeLinear/DequantizeLinear pairs around float ops become int8 ops"},
     {"plugin-passes", GLOW_PASS_GRAPH, 0, NULL, "the passes of -load-pass plugins run here (-pass picks them)"},
+    {"fold-lookup", GLOW_PASS_GRAPH, 0, glow_pass_fold_lookup,
+     "int8 activations (and x times them) become 256-byte tables (again after -load-profile)"},
     {"materialize-outputs", GLOW_PASS_GRAPH, 1, glow_pass_materialize_outputs,
      "graph outputs that are inputs or constants get a copy in the output area"},
     {"pack-weights", GLOW_PASS_GRAPH, 1, glow_pass_pack_weights,

@@ -201,5 +201,7 @@ float glow_quant_kl_weights(const float *w, int64_t n);
 /* quant/fold-qdq.c: pre-quantized ONNX's DequantizeLinear -> Conv/MatMul ->
  * QuantizeLinear patterns into QLinearConv/QLinearMatMul (a pass of the pipeline). */
 int glow_pass_fold_qdq(glow_graph *g, const glow_pass_options *o);
+/* quant/fold-lookup.c: activations between int8 (De)QuantizeLinear, and QLinearMul by them, as IntLookupTable. */
+int glow_pass_fold_lookup(glow_graph *g, const glow_pass_options *o);
 
 #endif

@@ -1,6 +1,6 @@
 /* QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearAdd, QLinearMul, QLinearGlobalAveragePool,
  * QLinearConcat, on int8/uint8 and (Int16 quantization: all but DynamicQuantizeLinear, QLinearMul and
- * QLinearConcat) int16.
+ * QLinearConcat) int16; IntLookupTable.
  * Common params: outer, ext, inner: the tensor as outer x ext x inner, the
  * scale and zero point of element (o, a, i) being scale[a] and zp[a] (ext is 1
  * for per-tensor parameters). */
@@ -197,4 +197,12 @@ GLOW_KERNEL(qlinear_concat_q8) {
       else
         glow_q_requant_row(y + a * row + at, x + a * len[j], len[j], xs, zx, ys, zy, sgn);
   }
+}
+
+/* IntLookupTable: y[i] = table[x[i]], x's bytes as indices. t: Y, X, Table (256 bytes); p: numel */
+GLOW_KERNEL(int_lookup) {
+  uint8_t *y = t[0];
+  const uint8_t *x = t[1], *tab = t[2];
+  for (int64_t i = 0; i < p[0]; i++)
+    y[i] = tab[x[i]];
 }
