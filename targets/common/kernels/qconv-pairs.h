@@ -248,10 +248,9 @@ static inline int64_t qconv2_plane_rowbytes(const int64_t *p) {
 
 /* Output rows per band (a constant, as qconv2_plan_for), 0 where this path does not apply. */
 static inline int64_t qconv2_plane_rows(const int64_t *p) {
-  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
+  const int64_t *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20;
   int64_t pw = qconv2_plane_pitch(p);
-  if (p[7] || p[2] != 1 || in[0] != 1 || out[0] != 1 || k[0] != 1 || pb[0] != 0 || s[2] > 2 ||
-      pw > QCONV2_PLANE_PITCH || k[1] * ((k[2] + 1) / 2) > QCONV2_PLANE_PAIRS ||
+  if (!qconv_plane_applies(p) || pw > QCONV2_PLANE_PITCH || k[1] * ((k[2] + 1) / 2) > QCONV2_PLANE_PAIRS ||
       qconv2_plane_rowbytes(p) > QCONV2_PLANE_ROW)
     return 0;
   return glow_nn_band_rows(QCONV2_PLANE, s[2] * pw, (k[1] - 1) * d[1] + 1, s[1], out[1]);
@@ -308,12 +307,7 @@ static inline void qconv_plane2(uint8_t *const *t, const int64_t *p, int64_t R, 
             buf[lr * rs + j] = 0;
           continue;
         }
-        for (int64_t j = 0; j < pb[2]; j++)
-          rb[j] = (uint8_t)xz;
-        for (int64_t j = 0; j < IW; j++)
-          rb[pb[2] + j] = xc[ih * IW + j];
-        for (int64_t j = pb[2] + IW; j < rbn; j++)
-          rb[j] = (uint8_t)xz;
+        qconv_plane_pad_row(rb, xc + ih * IW, IW, pb[2], rbn, (uint8_t)xz, 0);
         qconv2_plane_row(buf + lr * rs, rb, pw, sw, dw, xsg, xz);
       }
       for (int64_t m = 0; m < Mg; m++) {

@@ -42,10 +42,9 @@ static inline int64_t qconv4_plane_rowbytes(const int64_t *p) {
 /* Output rows per band (a constant, as qconv2_plane_rows), 0 where this path
  * does not apply: one input channel per group, horizontal strides 1 and 2. */
 static inline int64_t qconv4_plane_rows(const int64_t *p) {
-  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
+  const int64_t *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20;
   int64_t pw = qconv4_plane_pitch(p);
-  if (p[7] || p[2] != 1 || in[0] != 1 || out[0] != 1 || k[0] != 1 || pb[0] != 0 || s[2] > 2 ||
-      pw > QCONV4_PLANE_PITCH || k[1] * ((k[2] + 3) / 4) > QCONV4_PLANE_QUADS ||
+  if (!qconv_plane_applies(p) || pw > QCONV4_PLANE_PITCH || k[1] * ((k[2] + 3) / 4) > QCONV4_PLANE_QUADS ||
       qconv4_plane_rowbytes(p) > QCONV4_PLANE_ROW)
     return 0;
   return glow_nn_band_rows(QCONV4_PLANE, pw, (k[1] - 1) * d[1] + 1, s[1], out[1]);
@@ -131,12 +130,7 @@ static inline void qconv_plane4(uint8_t *const *t, const int64_t *p, int64_t R, 
             buf[lr * pw + j] = padw;
           continue;
         }
-        for (int64_t j = 0; j < pb[2]; j++)
-          rb[j] = (uint8_t)xz;
-        for (int64_t j = 0; j < IW; j++)
-          rb[pb[2] + j] = xc[ih * IW + j] ^ xflip;
-        for (int64_t j = pb[2] + IW; j < rbn; j++)
-          rb[j] = (uint8_t)xz;
+        qconv_plane_pad_row(rb, xc + ih * IW, IW, pb[2], rbn, (uint8_t)xz, xflip);
         qconv4_plane_row(buf + lr * pw, rb, pw, sw, dw);
       }
       for (int64_t m = 0; m < Mg; m++) {

@@ -347,6 +347,25 @@ static inline int64_t qconv_rows_per_band(const int64_t *p, int wide) {
   return R < out[1] ? R : out[1];
 }
 
+/* Whether a depthwise plane path (qconv-pairs.h, qconv-quads.h) may take p,
+ * before its own limits: one input channel per group, 2-D, weights in their
+ * ONNX layout, horizontal strides 1 and 2. */
+static inline int qconv_plane_applies(const int64_t *p) {
+  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *pb = p + 23;
+  return !p[7] && p[2] == 1 && in[0] == 1 && out[0] == 1 && k[0] == 1 && pb[0] == 0 && s[2] <= 2;
+}
+
+/* A plane path's padded input row: xr's IW bytes (^ flip) after pb bytes z, z up to n. */
+static inline void qconv_plane_pad_row(uint8_t *rb, const uint8_t *xr, int64_t IW, int64_t pb, int64_t n, uint8_t z,
+                                       uint8_t flip) {
+  for (int64_t j = 0; j < pb; j++)
+    rb[j] = z;
+  for (int64_t j = 0; j < IW; j++)
+    rb[pb + j] = xr[j] ^ flip;
+  for (int64_t j = pb + IW; j < n; j++)
+    rb[j] = z;
+}
+
 #include "kernels/qconv-mcu.h"
 #include "kernels/qconv-pairs.h"
 #include "kernels/qconv-quads.h"
