@@ -9,9 +9,8 @@
 #include "glowc.h"
 
 struct glow_outset {
-  int n;
-  char *final[16];
-  char *tmp[16];
+  int n, cap;
+  char **final, **tmp;
 };
 
 /* Temporaries to remove if a signal interrupts the compile. */
@@ -34,8 +33,27 @@ glow_outset *glow_outset_create(void) {
   return o;
 }
 
+/* Room for one more file. The arrays grow by copy, and the old ones go only after the new ones are in
+ * place: a signal handler that runs meanwhile reads one or the other, whole. */
+static void outset_grow(glow_outset *o) {
+  if (o->n < o->cap)
+    return;
+  int cap = o->cap ? o->cap * 2 : 16;
+  char **final = glow_xcalloc((size_t)cap, sizeof *final), **tmp = glow_xcalloc((size_t)cap, sizeof *tmp);
+  for (int i = 0; i < o->n; i++) {
+    final[i] = o->final[i];
+    tmp[i] = o->tmp[i];
+  }
+  char **old_final = o->final, **old_tmp = o->tmp;
+  o->final = final;
+  o->tmp = tmp;
+  o->cap = cap;
+  free(old_final);
+  free(old_tmp);
+}
+
 int glow_outset_write(glow_outset *o, const char *path, const void *data, size_t size) {
-  GLOW_ASSERT(o->n < 16);
+  outset_grow(o);
   size_t len = strlen(path) + 32;
   char *tmp = glow_xmalloc(len);
   snprintf(tmp, len, "%s.tmp-%ld", path, (long)getpid());
@@ -84,5 +102,7 @@ void glow_outset_free(glow_outset *o) {
   }
   if (active == o)
     active = NULL;
+  free(o->tmp);
+  free(o->final);
   free(o);
 }

@@ -73,4 +73,32 @@ expect "another name" "defines no other_config.*-network-name" -bundle="$work/ne
   -target=nvptx64-nvidia-cuda || exit 1
 GLOWC_CUDA_DRIVER=/nonexistent/libcuda.so.1 expect "CUDA bundle, no driver" "no CUDA driver: cannot load" \
   -bundle="$work/gpu.o" "${inputs[@]}"
+# Many outputs: 20 of them (the output set once held 16 files), each Neg(x) * k, all written.
+"$py" - "$work/many.onnx" "$work/manyx.npy" <<'PY' || fail "cannot write the 20-output model"
+import sys
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+import numpy as np
+nodes, outs, inits = [], [], []
+for k in range(20):
+    inits.append(numpy_helper.from_array(np.float32(k + 1), "k%d" % k))
+    nodes.append(helper.make_node("Mul", ["x", "k%d" % k], ["y%d" % k]))
+    outs.append(helper.make_tensor_value_info("y%d" % k, TensorProto.FLOAT, [3]))
+g = helper.make_graph(nodes, "many", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])], outs, inits)
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+m.ir_version = 7
+onnx.save(m, sys.argv[1])
+np.save(sys.argv[2], np.array([1, -2, 3], np.float32))
+PY
+rm -rf "$work/many" && mkdir "$work/many"
+if "$mc" -model="$work/many.onnx" -emit-bundle="$work" -network-name=many -bundle-api=dynamic &&
+  "$run" -bundle="$work/many.o" -input=x="$work/manyx.npy" -output-dir="$work/many"; then
+  n=$(ls "$work/many" | grep -c '\.npy$' || true)
+  "$py" -c "import numpy as np, sys; d = sys.argv[1]
+for k in range(20): assert (np.load('%s/y%d.npy' % (d, k)) == np.array([1, -2, 3], np.float32) * (k + 1)).all(), k" \
+    "$work/many" && [ "$n" = 20 ] && echo "ok (20 outputs): all written and right" ||
+    fail "20 outputs: $n files written, or wrong values"
+else
+  fail "the 20-output model does not compile or run"
+fi
 exit $status
