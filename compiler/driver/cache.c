@@ -368,7 +368,11 @@ int glow_cache_fetch(const glow_driver_options *d, const char *key, glow_cache_e
   if (d->remote_cache && d->remote_cache_mode != GLOW_REMOTE_CACHE_WRITE) {
     void *bytes;
     size_t size;
-    if (glow_remote_cache_get(d, key, &bytes, &size) == 1 && !decode_owned(bytes, size, key, d->remote_cache, d, e)) {
+    int got = glow_remote_cache_get(d, key, &bytes, &size);
+    int hit = got == 1 && !decode_owned(bytes, size, key, d->remote_cache, d, e);
+    glow_cache_stat_count(d, hit ? GLOW_CACHE_STAT_REMOTE_HIT : got < 0 ? GLOW_CACHE_STAT_REMOTE_ERROR
+                                                                       : GLOW_CACHE_STAT_REMOTE_MISS);
+    if (hit) {
       if (d->cache_dir)
         store_local(d, key, e->bytes, size);
       return 2;

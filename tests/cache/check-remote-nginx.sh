@@ -70,6 +70,22 @@ compile wrong-password -remote-cache="https://$user:not-$password@127.0.0.1:$web
 warned wrong-password "warning: remote cache https://127.0.0.1:$webdav_port/glowc: GET [0-9a-f]{64}: HTTP status 401: the credentials were refused"
 warned wrong-password "PUT [0-9a-f]{64}: HTTP status 401"
 compiled wrong-password
+
+# The remote side of glowc-cache -s (with a local folder): a remote hit, a refusal (an error), and a
+# key the server does not have (a miss: another network name), each after a local miss.
+if [ -n "${GLOWC_CACHE_TOOL-}" ]; then
+  cd_=$work/local-cache
+  compile stats-hit -cache-dir="$cd_" -remote-cache="$url" "$@"
+  hit stats-hit
+  compile stats-error -cache-dir="$work/local-cache-2" -remote-cache="https://$user:not-$password@127.0.0.1:$webdav_port/glowc" "$@"
+  "$mc" -model="$model" -emit-bundle="$work/stats-miss" -network-name=other -cache-dir="$work/local-cache-2" \
+    -remote-cache-mode=r -remote-cache="$url" "$@" >"$work/stats-miss.log" 2>&1 || fail "stats-miss: compile failed"
+  s1=$("$GLOWC_CACHE_TOOL" -cache-dir="$cd_" -s) s2=$("$GLOWC_CACHE_TOOL" -cache-dir="$work/local-cache-2" -s)
+  grep -Eq "^remote hits +1$" <<<"$s1" && grep -Eq "^local misses +1$" <<<"$s1" &&
+    grep -Eq "^remote errors +1$" <<<"$s2" && grep -Eq "^remote misses +1$" <<<"$s2" &&
+    grep -Eq "^remote hits +0$" <<<"$s2" || fail "glowc-cache -s: $s1 / $s2"
+  echo "ok: glowc-cache -s counts a remote hit, a refusal (an error) and a key the server lacks (a miss)"
+fi
 echo "ok: a wrong password: a warning naming the refused credentials, a local compile, exit 0"
 
 header="Authorization: Bearer $token"
