@@ -47,8 +47,9 @@ if [ "$build_only" -eq 0 ]; then
   # The `distributed` test's Remote Execution API server: Bazel's reference worker, compiled
   # from these sources against bazel-bootstrap's jar (whose default-jdk-headless brings javac).
   packages+=(bazel-bootstrap-source)
-  # A WebDAV server on loopback as the remote cache in the Bazel cache test.
-  packages+=(nginx-extras)
+  # A WebDAV server on loopback as the remote cache in the Bazel cache test, and over https (test
+  # certificates made by the openssl tool) in integration.remote-cache-nginx.
+  packages+=(nginx-extras openssl)
   # tests/tflite: Arm NN's TfLite parser on its CpuRef backend runs the models the tests write
   # with the Python that flatc makes of the importer's schema.
   packages+=(python3-pyarmnn libarmnn-cpuref-backend22 libarmnntfliteparser22 python3-flatbuffers flatbuffers-compiler)
