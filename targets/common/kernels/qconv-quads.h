@@ -99,22 +99,11 @@ static inline void qconv4_plane_out(uint8_t *y, const uint32_t *buf, const int32
 
 /* Part `part` of `nparts`: a range of the (image, channel) pairs. */
 static inline void qconv_plane4(uint8_t *const *t, const int64_t *p, int64_t R, int64_t part, int64_t nparts) {
-  uint8_t *y = t[0];
-  const uint8_t *x = t[1];
-  const int32_t *b = (const int32_t *)t[9];
-  const float *ws = (const float *)t[5];
-  float xscale = *(const float *)t[2], ys = *(const float *)t[7];
-  int64_t N = p[0], G = p[1], Mg = p[3], ws_pc = p[5], wz_pc = p[6];
-  int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, wsg = (p[4] & GLOW_Q_W_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0;
-  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
-  int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sh = s[1], sw = s[2], dh = d[1], dw = d[2];
+  QCONV_PLANE_ARGS(t, p);
   int64_t KH = k[1], KW = k[2], KQ = (KW + 3) / 4, pw = qconv4_plane_pitch(p);
   int64_t nrow = (R - 1) * sh + (KH - 1) * dh + 1, rbn = qconv4_plane_rowbytes(p);
-  /* x as the dot product takes it, as in qconv_rows. */
-  int xs8 = glow_qdot_x_signed();
-  uint8_t xflip = xsg != xs8 ? 0x80 : 0;
-  int32_t xz = glow_q_zero(t[3], 0, xsg) + (xsg && !xs8 ? 128 : 0) - (!xsg && xs8 ? 128 : 0);
-  int32_t yz = glow_q_zero(t[8], 0, ysg);
+  uint8_t xflip;
+  int32_t xz = qconv_dot_x(t, xsg, &xflip), yz = glow_q_zero(t[8], 0, ysg);
   uint32_t padw = (uint8_t)xz * 0x01010101u;
   uint32_t buf[QCONV4_PLANE + 16] __attribute__((aligned(64))); /* + the last vector's overrun */
   uint8_t rb[QCONV4_PLANE_ROW];

@@ -205,6 +205,28 @@ static inline void qconv_pack_row(uint32_t *dst, const uint8_t *const *xr, int64
     dst[j] = padw;
 }
 
+/* x as the dot product takes it: unsigned (int8 x flipped), or signed where
+ * glow_qdot_x_signed() (uint8 x flipped). Returns x_zero_point so flipped;
+ * *flip: what x's bytes are xored with. */
+static inline int32_t qconv_dot_x(uint8_t *const *t, int xsg, uint8_t *flip) {
+  int xs8 = glow_qdot_x_signed();
+  *flip = xsg != xs8 ? 0x80 : 0;
+  return glow_q_zero(t[3], 0, xsg) + (xsg && !xs8 ? 128 : 0) - (!xsg && xs8 ? 128 : 0);
+}
+
+/* The operands and parameters of the depthwise plane paths (qconv-pairs.h,
+ * qconv-quads.h), as locals. */
+#define QCONV_PLANE_ARGS(t, p)                                                                                         \
+  uint8_t *y = t[0];                                                                                                   \
+  const uint8_t *x = t[1];                                                                                             \
+  const int32_t *b = (const int32_t *)t[9];                                                                            \
+  const float *ws = (const float *)t[5];                                                                               \
+  float xscale = *(const float *)t[2], ys = *(const float *)t[7];                                                      \
+  int64_t N = p[0], G = p[1], Mg = p[3], ws_pc = p[5], wz_pc = p[6];                                                   \
+  int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, wsg = (p[4] & GLOW_Q_W_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0;   \
+  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;                       \
+  int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sh = s[1], sw = s[2], dh = d[1], dw = d[2]
+
 /* The operands and parameters of the band paths (here and qconv-pairs.h), as locals. */
 #define QCONV_BAND_ARGS(t, p)                                                                                          \
   uint8_t *y = t[0];                                                                                                   \
@@ -244,11 +266,8 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
   qconv_geo geo = qconv_geo_of(p);
   int64_t nvb = ((R * geo.RW + 15) / 16 + pv - 1) / pv * pv; /* vectors per band */
   geo.SL = nvb * 16 + (geo.KW - 1) * geo.dw / geo.sw;
-  /* x as the dot product takes it: unsigned (int8 x flipped), or signed (uint8 x flipped). */
-  int xs8 = glow_qdot_x_signed();
-  uint8_t xflip = xsg != xs8 ? 0x80 : 0;
-  int32_t xz = glow_q_zero(t[3], 0, xsg) + (xsg && !xs8 ? 128 : 0) - (!xsg && xs8 ? 128 : 0);
-  int32_t yz = glow_q_zero(t[8], 0, ysg);
+  uint8_t xflip;
+  int32_t xz = qconv_dot_x(t, xsg, &xflip), yz = glow_q_zero(t[8], 0, ysg);
   int wzero = 1;
   for (int64_t m = 0; t[6] && m < (wz_pc ? G * Mg : 1); m++)
     wzero &= ((const int8_t *)t[6])[m] == 0;
