@@ -249,6 +249,8 @@ void glow_graph_free(glow_graph *g);
 int glow_value_add(glow_graph *g, const char *name); /* returns id; name may be NULL */
 int glow_value_find(const glow_graph *g, const char *name);
 int glow_node_add(glow_graph *g, glow_op op, const char *name, int nin, const int *in, int nout, const int *out);
+/* How many inputs of live nodes read each value: g->nvals counts (malloc'd; the caller frees it). */
+int *glow_use_counts(const glow_graph *g);
 void glow_node_free(glow_node *n); /* its name, inputs, outputs and attributes (the node itself is in g->nodes) */
 int64_t glow_value_numel(const glow_value *v);
 size_t glow_value_bytes(const glow_value *v);

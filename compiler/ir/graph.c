@@ -78,6 +78,15 @@ int glow_value_find(const glow_graph *g, const char *name) {
   return -1;
 }
 
+int *glow_use_counts(const glow_graph *g) {
+  int *uses = glow_xcalloc((size_t)(g->nvals ? g->nvals : 1), sizeof(int));
+  for (int i = 0; i < g->nnodes; i++)
+    for (int k = 0; !g->nodes[i].dead && k < g->nodes[i].nin; k++)
+      if (g->nodes[i].in[k] >= 0)
+        uses[g->nodes[i].in[k]]++;
+  return uses;
+}
+
 int glow_node_add(glow_graph *g, glow_op op, const char *name, int nin, const int *in, int nout, const int *out) {
   if (g->nnodes == g->capnodes) {
     g->capnodes = g->capnodes ? g->capnodes * 2 : 64;

@@ -154,11 +154,7 @@ static int fold_mul(glow_graph *g, const int *uses, int mi) {
 }
 
 int glow_pass_fold_lookup(glow_graph *g, const glow_pass_options *o) {
-  int *uses = glow_xcalloc((size_t)g->nvals, sizeof(int));
-  for (int i = 0; i < g->nnodes; i++)
-    for (int k = 0; !g->nodes[i].dead && k < g->nodes[i].nin; k++)
-      if (g->nodes[i].in[k] >= 0)
-        uses[g->nodes[i].in[k]]++;
+  int *uses = glow_use_counts(g);
   int tables = 0, muls = 0;
   for (int i = 0; i < g->nnodes; i++)
     if (!g->nodes[i].dead && g->nodes[i].op == GLOW_OP_QUANTIZE_LINEAR)

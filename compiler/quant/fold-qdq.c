@@ -101,11 +101,7 @@ int glow_pass_fold_qdq(glow_graph *g, const glow_pass_options *o) {
           glow_op_from_onnx("QLinearConv"), glow_op_from_onnx("QLinearMatMul"), NULL};
   if (f.q == GLOW_OP_COUNT || f.qconv == GLOW_OP_COUNT || f.qmatmul == GLOW_OP_COUNT)
     return 0;
-  f.uses = glow_xcalloc((size_t)g->nvals, sizeof(int));
-  for (int i = 0; i < g->nnodes; i++)
-    for (int k = 0; !g->nodes[i].dead && k < g->nodes[i].nin; k++)
-      if (g->nodes[i].in[k] >= 0)
-        f.uses[g->nodes[i].in[k]]++;
+  f.uses = glow_use_counts(g);
   int folded = 0;
   for (int i = 0; i < g->nnodes; i++)
     if (!g->nodes[i].dead && g->nodes[i].op == f.q)
