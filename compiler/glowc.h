@@ -422,10 +422,11 @@ typedef struct glow_plugins glow_plugins; /* plugin/plugin.h */
 typedef struct glow_pass_options {
   int verbose;
   const char *dump_after; /* pass name or NULL */
-  int conv_wide;          /* the target's conv tiles take 64 output channels at once (x86 zmm) */
+  int conv_tile_blocks;   /* the target's float32 conv tiles: blocks of 16 output channels (codegen/target-machine.c) */
   const char **disabled;  /* -disable-pass names (checked by glow_check_disabled_passes) */
   int ndisabled;
   const glow_plugins *plugins; /* -load-pass libraries and the passes of theirs that run; NULL: none */
+  const struct glow_quant_options *quant; /* -load-profile and its options (quant/quant.h); NULL: no quant stage */
 } glow_pass_options;
 /* passes/infer-fold.c: shapes for every value, constant subgraphs evaluated */
 int glow_pass_infer_fold(glow_graph *g, const glow_pass_options *o);
@@ -438,8 +439,8 @@ int glow_pass_fuse_epilogue(glow_graph *g, const glow_pass_options *o);
 /* passes/pack-conv-weights.c: constant float32 conv weights in the conv kernel's panels (compiling only) */
 int glow_pass_pack_conv_weights(glow_graph *g, const glow_pass_options *o);
 /* ops/nn-conv.c: for a float32 Conv that pack-conv-weights can pack, the blocks of
- * 16 output channels per panel (1, 2 or 4 for `wide` tiles, else 1); 0 if it cannot */
-int glow_conv_panel_blocks(const glow_graph *g, const glow_node *n, int wide);
+ * 16 output channels per panel (4, 2 or 1, at most max_blocks); 0 if it cannot */
+int glow_conv_panel_blocks(const glow_graph *g, const glow_node *n, int max_blocks);
 /* Epilogue kinds (glow.epi): pinned, the kernels' epilogue.h has the same numbers. */
 enum {
   GLOW_EPI_NONE = 0,
@@ -463,8 +464,8 @@ int glow_pass_dead_nodes(glow_graph *g, const glow_pass_options *o);
 /* passes/materialize-outputs.c */
 int glow_pass_materialize_outputs(glow_graph *g, const glow_pass_options *o);
 /* passes/pipeline.c: the registry, in the order the passes run. GRAPH passes run on every
- * import (the profiler's too); CODEGEN ones when compiling, after quantization. */
-typedef enum { GLOW_PASS_GRAPH, GLOW_PASS_CODEGEN } glow_pass_stage;
+ * import (the profiler's too); QUANT ones with a profile (o->quant); CODEGEN ones when compiling. */
+typedef enum { GLOW_PASS_GRAPH, GLOW_PASS_QUANT, GLOW_PASS_CODEGEN } glow_pass_stage;
 typedef struct glow_pass_info {
   const char *name;
   glow_pass_stage stage;
@@ -530,10 +531,10 @@ typedef struct glow_target_options {
 char *glow_default_triple(void); /* normalized host triple; free() it */
 void glow_host_cpu(char **cpu, char **features); /* what -mcpu=native means here; free() both */
 int glow_triple_is_host(const char *triple);      /* the same arch, OS and environment as the host's */
-/* The value the kernels' glow_target_<name> flag (the probes of targets/<arch>/target.c)
- * takes for this target: 1 or 0 (0 also for a name it has no probe for); -1 after
+/* The blocks of 16 output channels this target machine's float32 conv tiles take at once
+ * (target.h's conv_tile_blocks where its conv_tile_probe holds, else 1); -1 after
  * reporting a target machine that cannot be made (an unknown -mcpu, ...). */
-int glow_target_flag(const glow_target_options *o, const char *name);
+int glow_target_conv_tile_blocks(const glow_target_options *o);
 
 /* codegen/codegen.c */
 enum {

@@ -4,8 +4,9 @@
 #define GLOW_TARGET_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-#define GLOW_TARGET_INTERFACE_VERSION 5
+#define GLOW_TARGET_INTERFACE_VERSION 6
 
 /* A property of the target machine that kernels test at model-compile time
  * (kernels are compiled once per target, for its baseline CPU): a kernel
@@ -27,6 +28,14 @@ typedef struct glow_target_host {
   const unsigned char *bitcode;
   const size_t *bitcode_size;
 } glow_target_host;
+
+/* A step as supports_op sees it: what its node lowered to (compiler/glowc.h's glow_kcall). */
+typedef struct glow_target_step {
+  const char *kernel;     /* the kernel, "glow_k_rnn_f32"; or the caller's function when external */
+  const int64_t *params;  /* the kernel's parameters (kernel.h's p) */
+  int nparams;
+  int external;           /* a function of the bundle's caller (a custom op), not one of the kernels */
+} glow_target_step;
 
 typedef struct glow_target {
   int version;                    /* GLOW_TARGET_INTERFACE_VERSION */
@@ -55,6 +64,15 @@ typedef struct glow_target {
   /* GPU targets: the kernels' GLOW_STACK_PANEL_FLOATS (target.cmake), which bounds the sizes
    * of the kernels whose buffers are fixed there (no variable-length arrays: RNNs). */
   int stack_panel_floats;
+  /* The float32 conv kernel's register tiles (common/kernels/conv.c): how many blocks of 16
+   * output channels one takes at most where conv_tile_probe holds for the target machine
+   * (NULL: always), 1 elsewhere; pack-conv-weights lays the weight panels out for them. 0: 1. */
+  int conv_tile_blocks;
+  const glow_target_probe *conv_tile_probe;
+  /* Whether the target runs a step (as ggml's backends' supports_op): 1; or 0 with why it
+   * cannot and what to do in why[0, cap), which codegen reports on the step's node.
+   * NULL: every step. */
+  int (*supports_op)(const struct glow_target *t, const glow_target_step *s, char *why, size_t cap);
 } glow_target;
 
 /* targets/targets.c */

@@ -119,4 +119,42 @@ void glow_instr_before(glow_instr *in, LLVMBuilderRef b, LLVMValueRef const *are
 void glow_instr_after(glow_instr *in, LLVMBuilderRef b, LLVMValueRef const *area, int step, const glow_node *n);
 void glow_instr_free(glow_instr *in);
 
+/* codegen/codegen.c: one bundle module's codegen, which gpu-emit.c continues for GPU targets. */
+typedef struct glow_cg {
+  LLVMContextRef ctx;
+  LLVMModuleRef m;
+  LLVMBuilderRef b;
+  LLVMTypeRef ptr, i8, i32, i64;
+  LLVMValueRef area[4]; /* by plan area number: 1 constant, 2 mutable, 3 activations */
+  int nparams;          /* counter for parameter-array names */
+  int num_threads;      /* -num-threads */
+  int thread_min_work;  /* -num-threads-min-work */
+  LLVMValueRef areas;   /* the entry's [3 x ptr] of areas, for parallel steps (NULL until the first) */
+  LLVMValueRef pfor;    /* the extern_weak glow_parallel_for */
+  int gpu;               /* a GPU target: steps are kernels, no entry */
+  const glow_target *tgt;
+  glow_gpu_step *gsteps; /* a GPU target's steps, for the host module (gpu-host.c) */
+  int ngsteps;
+  glow_dbg *dbg;            /* -g (debug-info.c), else NULL */
+  LLVMMetadataRef entry_sp; /* -g: the entry's subprogram */
+  glow_instr *ins;          /* -instrument-ir, -instrument-debug (instrument.c), else NULL */
+} glow_cg;
+/* The attributes of the entry and of every step: the three areas never alias; freestanding. */
+void glow_cg_step_attrs(glow_cg *c, LLVMValueRef fn);
+/* At c->b, the call of the node's kernel (kc, lowered); with part (part, nparts: i64
+ * values) its _part variant or its slice of the split. @return 0, or -1 after an error. */
+int glow_cg_emit_call(glow_cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, const glow_kcall *kc,
+                      LLVMValueRef *part);
+
+/* codegen/gpu-emit.c: a GPU target's (one with hosts) steps and object. */
+/* -1 after the error for an option a GPU bundle cannot take (embedded weights, -g, -instrument-*). */
+int glow_gpu_check_options(const glow_bundle_options *o);
+/* The step as a kernel of the three areas (a PTX .entry <net>_step<i>) that the host
+ * module's entry launches; its launch kept in c->gsteps. */
+int glow_gpu_emit_step(glow_cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, const glow_kcall *kc,
+                       int step, const char *net);
+/* The module as PTX, in the host's object (gpu-host.c) with the steps' launches. */
+int glow_gpu_emit_object(glow_cg *c, LLVMTargetMachineRef tm, const glow_graph *g, const glow_plan *p,
+                         const glow_bundle_options *o, const glow_resolved_target *rt, void **obj, size_t *obj_size);
+
 #endif

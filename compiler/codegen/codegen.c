@@ -4,7 +4,8 @@
  * and the entry function that calls the steps in order, gives every kernel the
  * requested CPU and features, inlines each kernel into its step and optimizes,
  * and emits an object file. Only the entry (and, for the dynamic API, the config)
- * is exported, so several bundles link into one program. */
+ * is exported, so several bundles link into one program. A GPU target's steps
+ * are kernels of their own and its object the host's (gpu-emit.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,26 +20,6 @@
 #include "codegen/llvm-output.h"
 #include "target.h"
 
-typedef struct {
-  LLVMContextRef ctx;
-  LLVMModuleRef m;
-  LLVMBuilderRef b;
-  LLVMTypeRef ptr, i8, i32, i64;
-  LLVMValueRef area[4]; /* by plan area number: 1 constant, 2 mutable, 3 activations */
-  int nparams;          /* counter for parameter-array names */
-  int num_threads;      /* -num-threads */
-  int thread_min_work;  /* -num-threads-min-work */
-  LLVMValueRef areas;   /* the entry's [3 x ptr] of areas, for parallel steps (NULL until the first) */
-  LLVMValueRef pfor;    /* the extern_weak glow_parallel_for */
-  int gpu;               /* a GPU target: steps are kernels, no entry */
-  const glow_target *tgt;
-  glow_gpu_step *gsteps; /* a GPU target's steps, for the host module (gpu-host.c) */
-  int ngsteps;
-  glow_dbg *dbg;            /* -g (debug-info.c), else NULL */
-  LLVMMetadataRef entry_sp; /* -g: the entry's subprogram */
-  glow_instr *ins;          /* -instrument-ir, -instrument-debug (instrument.c), else NULL */
-} cg;
-
 static void set_string_attr(LLVMContextRef ctx, LLVMValueRef fn, const char *k, const char *v) {
   LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, k, (unsigned)strlen(k));
   if (v && *v)
@@ -52,7 +33,7 @@ static void add_enum_attr(LLVMContextRef ctx, LLVMValueRef fn, unsigned idx, con
 }
 
 /* Kernels: internal, always inlined, compiled for the requested CPU. */
-static void prepare_kernels(cg *c, const char *cpu, const char *features) {
+static void prepare_kernels(glow_cg *c, const char *cpu, const char *features) {
   for (LLVMValueRef f = LLVMGetFirstFunction(c->m); f; f = LLVMGetNextFunction(f)) {
     if (LLVMIsDeclaration(f))
       continue;
@@ -71,7 +52,7 @@ static void prepare_kernels(cg *c, const char *cpu, const char *features) {
 
 /* The kernels' glow_target_<name> flags (target.h): constants from the target's
  * probes, 0 for a name it has no probe for. */
-static void define_target_flags(cg *c, const glow_target *tgt, LLVMTargetMachineRef tm, const char *triple) {
+static void define_target_flags(glow_cg *c, const glow_target *tgt, LLVMTargetMachineRef tm, const char *triple) {
   for (LLVMValueRef gv = LLVMGetFirstGlobal(c->m); gv; gv = LLVMGetNextGlobal(gv)) {
     size_t len;
     const char *name = LLVMGetValueName2(gv, &len);
@@ -89,20 +70,20 @@ static void define_target_flags(cg *c, const glow_target *tgt, LLVMTargetMachine
 
 /* The entry and its steps: the three areas never alias; freestanding, as the
  * kernels inlined into them (no loop becomes a memset or memcpy call). */
-static void step_attrs(cg *c, LLVMValueRef fn) {
+void glow_cg_step_attrs(glow_cg *c, LLVMValueRef fn) {
   for (unsigned i = 1; i <= 3; i++)
     add_enum_attr(c->ctx, fn, i, "noalias");
   add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "nounwind");
   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(c->ctx, "no-builtins", 11, "", 0));
 }
 
-static LLVMValueRef const_i64(cg *c, uint64_t v) { return LLVMConstInt(c->i64, v, 0); }
+static LLVMValueRef const_i64(glow_cg *c, uint64_t v) { return LLVMConstInt(c->i64, v, 0); }
 
-static LLVMValueRef const_global(cg *c, LLVMValueRef init, const char *name, int local) {
+static LLVMValueRef const_global(glow_cg *c, LLVMValueRef init, const char *name, int local) {
   return glow_llvm_const_global(c->m, init, name, local);
 }
 
-static LLVMValueRef tensor_ptr(cg *c, const glow_plan *p, int id) {
+static LLVMValueRef tensor_ptr(glow_cg *c, const glow_plan *p, int id) {
   if (id < 0)
     return LLVMConstNull(c->ptr);
   GLOW_ASSERT(p->area[id] >= 1 && p->area[id] <= 3);
@@ -111,7 +92,7 @@ static LLVMValueRef tensor_ptr(cg *c, const glow_plan *p, int id) {
 }
 
 /* Where part k of nparts starts in a range of n units: (n k / nparts) rounded down to whole steps of `align`. */
-static LLVMValueRef slice_start(cg *c, const glow_kcall *kc, LLVMValueRef k, LLVMValueRef nparts) {
+static LLVMValueRef slice_start(glow_cg *c, const glow_kcall *kc, LLVMValueRef k, LLVMValueRef nparts) {
   LLVMValueRef a = const_i64(c, (uint64_t)kc->split_align);
   LLVMValueRef q = LLVMBuildUDiv(c->b, LLVMBuildMul(c->b, const_i64(c, (uint64_t)kc->split_n), k, ""), nparts, "");
   return LLVMBuildMul(c->b, LLVMBuildUDiv(c->b, q, a, ""), a, "");
@@ -119,9 +100,9 @@ static LLVMValueRef slice_start(cg *c, const glow_kcall *kc, LLVMValueRef k, LLV
 
 /* Calls the node's kernel; with `part` (part, nparts: i64 values) its _part
  * variant (kernel.h) where it has one, else the kernel on the part's slice of
- * the range glow_kcall_split named (emit_step checks that one of them exists). */
-static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, const glow_kcall *lowered,
-                     LLVMValueRef *part) {
+ * the range glow_kcall_split named (the step's caller checks that one of them exists). */
+int glow_cg_emit_call(glow_cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n,
+                      const glow_kcall *lowered, LLVMValueRef *part) {
   if (lowered->decl)
     return glow_extern_call(c->b, c->m, c->area, g, p, n, lowered);
   glow_kcall kc = *lowered;
@@ -189,7 +170,7 @@ static int emit_call(cg *c, const glow_graph *g, const glow_plan *p, const glow_
 /* Runs parallel step `fn` in num_threads parts: through glow_parallel_for, the
  * runtime's thread pool (runtime/thread-pool.c), declared extern_weak so that a
  * program without the pool links and runs the step whole on its own thread. */
-static void emit_parallel_call(cg *c, LLVMValueRef fn) {
+static void emit_parallel_call(glow_cg *c, LLVMValueRef fn) {
   LLVMTypeRef pft_args[3] = {c->ptr, c->i32, c->i32};
   LLVMTypeRef step_t = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), pft_args, 3, 0);
   LLVMTypeRef for_args[3] = {c->ptr, c->ptr, c->i32};
@@ -215,83 +196,13 @@ static void emit_parallel_call(cg *c, LLVMValueRef fn) {
   LLVMPositionBuilderAtEnd(c->b, next);
 }
 
-/* The launch of a GPU step with parts: about one part per 256 output
- * elements, in blocks of 64 threads, at most 8192 parts (the kernels split
- * their work by tiles, so more threads than tiles idle). */
-static void gpu_launch(const glow_graph *g, const glow_node *n, glow_gpu_step *s) {
-  int64_t work = n->nout > 0 && n->out[0] >= 0 ? glow_value_numel(&g->vals[n->out[0]]) : 1, parts = work / 256;
-  parts = parts < 1 ? 1 : parts > 8192 ? 8192 : parts;
-  s->block = (uint32_t)(parts < 64 ? parts : 64);
-  s->grid = (uint32_t)((parts + s->block - 1) / s->block);
-}
-
-static LLVMValueRef sreg(cg *c, const char *name) {
-  char full[64];
-  snprintf(full, sizeof full, "llvm.nvvm.read.ptx.sreg.%s", name);
-  LLVMTypeRef ft = LLVMFunctionType(c->i32, NULL, 0, 0);
-  LLVMValueRef fn = LLVMGetNamedFunction(c->m, full);
-  if (!fn)
-    fn = LLVMAddFunction(c->m, full, ft);
-  return LLVMBuildCall2(c->b, ft, fn, NULL, 0, "");
-}
-
-/* On a GPU the RNN kernel's buffers are fixed (GLOW_NO_VLA in rnn.c): half a panel for a
- * direction's state and one for a block of input products. */
-static int gpu_too_large(const glow_target *tgt, const glow_graph *g, const glow_node *n, const glow_kcall *kc) {
-  if (strcmp(kc->kernel, "glow_k_rnn_f32"))
+/* The target's supports_op (target.h) on the lowered step: -1 after its reason, on the node. */
+static int unsupported(const glow_target *tgt, const glow_graph *g, const glow_node *n, const glow_kcall *kc) {
+  glow_target_step s = {kc->kernel, kc->params, kc->nparams, kc->decl != NULL};
+  char why[512];
+  if (!tgt->supports_op || tgt->supports_op(tgt, &s, why, sizeof why))
     return 0;
-  int64_t kind = kc->params[0], H = kc->params[4], G = kind == 2 ? 4 : kind == 1 ? 3 : 1;
-  int64_t room = tgt->stack_panel_floats / 2;
-  int64_t most = room / (3 + G) < room / G ? room / (3 + G) : room / G;
-  if (H <= most)
-    return 0;
-  return glow_node_error(g, n, "hidden size %lld is over the %lld this op takes on a GPU (%s), whose kernels have "
-                         "fixed buffers; compile the model for a CPU target", (long long)H, (long long)most,
-                         tgt->kernel_triple);
-}
-
-/* A GPU target's step: a kernel (a PTX .entry <net>_step<i>) of the three areas,
- * which the host module's entry launches (gpu-host.c). Where the node's kernel
- * has a _part variant or its call a split (glow_kcall_split), each thread runs
- * part = its index in the launch and nparts = the launch's thread count; else
- * one thread runs it whole. */
-static int emit_gpu_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, const glow_kcall *kc,
-                         int step, const char *net) {
-  if (kc->decl)
-    return glow_node_error(g, n, "calls %s, a function of the bundle's caller, which a GPU step cannot (%s); "
-                           "compile the model for a CPU target", kc->kernel, c->tgt->kernel_triple);
-  if (gpu_too_large(c->tgt, g, n, kc))
-    return -1;
-  char pname[sizeof kc->kernel + 8];
-  snprintf(pname, sizeof pname, "%s_part", kc->kernel);
-  int parallel = LLVMGetNamedFunction(c->m, pname) != NULL || kc->split_n > 1;
-  c->gsteps = glow_xrealloc(c->gsteps, sizeof *c->gsteps * (size_t)(c->ngsteps + 1));
-  glow_gpu_step *s = &c->gsteps[c->ngsteps++];
-  snprintf(s->name, sizeof s->name, "%.40s_step%d_%.32s", net, step, glow_op_get(n->op)->onnx_name);
-  s->grid = s->block = 1;
-  if (parallel)
-    gpu_launch(g, n, s);
-  LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr};
-  LLVMValueRef fn = LLVMAddFunction(c->m, s->name, LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), args, 3, 0));
-  step_attrs(c, fn);
-  LLVMSetFunctionCallConv(fn, 71); /* PTX_Kernel, and the annotation older NVPTX backends read */
-  LLVMMetadataRef md[3] = {LLVMValueAsMetadata(fn), LLVMMDStringInContext2(c->ctx, "kernel", 6),
-                           LLVMValueAsMetadata(LLVMConstInt(c->i32, 1, 0))};
-  LLVMAddNamedMetadataOperand(c->m, "nvvm.annotations",
-                              LLVMMetadataAsValue(c->ctx, LLVMMDNodeInContext2(c->ctx, md, 3)));
-  LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
-  for (int a = 1; a <= 3; a++)
-    c->area[a] = LLVMGetParam(fn, (unsigned)(a - 1));
-  LLVMValueRef part[2] = {NULL, NULL};
-  if (parallel) {
-    LLVMValueRef idx = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, sreg(c, "ctaid.x"), sreg(c, "ntid.x"), ""),
-                                    sreg(c, "tid.x"), "");
-    part[0] = LLVMBuildZExt(c->b, idx, c->i64, "part");
-    part[1] = LLVMBuildZExt(c->b, LLVMBuildMul(c->b, sreg(c, "nctaid.x"), sreg(c, "ntid.x"), ""), c->i64, "nparts");
-  }
-  int rc = emit_call(c, g, p, n, kc, parallel ? part : NULL);
-  LLVMBuildRetVoid(c->b);
-  return rc;
+  return glow_node_error(g, n, "%s", why);
 }
 
 /* One step of the schedule: an internal function of the three areas that calls
@@ -300,15 +211,16 @@ static int emit_gpu_step(cg *c, const glow_graph *g, const glow_plan *p, const g
  * restored). Steps in functions of their own keep the optimizer's work linear
  * in the graph: one function holding every inlined kernel made compile time
  * grow with the square of the node count. */
-static int emit_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, int step, const char *net) {
+static int emit_step(glow_cg *c, const glow_graph *g, const glow_plan *p, const glow_node *n, int step,
+                     const char *net) {
   glow_kcall kc;
   memset(&kc, 0, sizeof kc);
-  if (glow_op_get(n->op)->lower(g, n, &kc)) {
+  if (glow_op_get(n->op)->lower(g, n, &kc) || unsupported(c->tgt, g, n, &kc)) {
     glow_kcall_free(&kc);
     return -1;
   }
   if (c->gpu) {
-    int rc = emit_gpu_step(c, g, p, n, &kc, step, net);
+    int rc = glow_gpu_emit_step(c, g, p, n, &kc, step, net);
     glow_kcall_free(&kc);
     return rc;
   }
@@ -326,7 +238,7 @@ static int emit_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_
     add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "nounwind");
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(c->ctx, "no-builtins", 11, "", 0));
   } else
-    step_attrs(c, fn);
+    glow_cg_step_attrs(c, fn);
   add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "noinline");
   unsigned line = glow_listing_line(step);
   char dname[160] = "";
@@ -351,7 +263,7 @@ static int emit_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_
     for (int a = 1; a <= 3; a++)
       c->area[a] = LLVMGetParam(fn, (unsigned)(a - 1));
   }
-  int rc = emit_call(c, g, p, n, &kc, parallel ? part : NULL);
+  int rc = glow_cg_emit_call(c, g, p, n, &kc, parallel ? part : NULL);
   glow_kcall_free(&kc);
   LLVMBuildRetVoid(c->b);
   for (int a = 1; a <= 3; a++)
@@ -370,7 +282,7 @@ static int emit_step(cg *c, const glow_graph *g, const glow_plan *p, const glow_
 /* -weights=embedded: the constant area as `const uint8_t <net>_constant_weights[]`,
  * 64-byte aligned in its own read-only section, so it stays in flash and a linker
  * script can place it. */
-static LLVMValueRef embed_weights(cg *c, const glow_graph *g, const glow_plan *p, const char *net) {
+static LLVMValueRef embed_weights(glow_cg *c, const glow_graph *g, const glow_plan *p, const char *net) {
   void *data;
   size_t size;
   glow_emit_weights_bin(g, p, &data, &size);
@@ -387,7 +299,7 @@ static LLVMValueRef embed_weights(cg *c, const glow_graph *g, const glow_plan *p
 
 /* -weights=embedded,zst: the packed weights as `const uint8_t <net>_constant_weights_zst[]`
  * in the same read-only section; the runtime unpacks them into RAM (glow_weights_unpack). */
-static void embed_packed(cg *c, const glow_bundle_options *o, const char *net) {
+static void embed_packed(glow_cg *c, const glow_bundle_options *o, const char *net) {
   LLVMValueRef init = LLVMConstStringInContext2(c->ctx, o->packed, o->packed_size, 1);
   char name[300], section[300];
   snprintf(name, sizeof name, "%s_constant_weights_zst", net);
@@ -400,16 +312,16 @@ static void embed_packed(cg *c, const glow_bundle_options *o, const char *net) {
 /* The embedded weights' address, hidden from the optimizer behind an empty asm:
  * kernels then read them as they read a caller's buffer, instead of LLVM folding
  * loads of known bytes into immediates (code growth, slow compiles). */
-static LLVMValueRef opaque_address(cg *c, LLVMValueRef gv) {
+static LLVMValueRef opaque_address(glow_cg *c, LLVMValueRef gv) {
   LLVMTypeRef fnt = LLVMFunctionType(c->ptr, &c->ptr, 1, 0);
   LLVMValueRef asm_ = LLVMGetInlineAsm(fnt, "", 0, "=r,0", 4, 0, 0, LLVMInlineAsmDialectATT, 0);
   return LLVMBuildCall2(c->b, fnt, asm_, &gv, 1, "weights");
 }
 
-static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const char *entry, LLVMValueRef weights) {
+static int build_entry(glow_cg *c, const glow_graph *g, const glow_plan *p, const char *entry, LLVMValueRef weights) {
   LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr};
   LLVMValueRef fn = LLVMAddFunction(c->m, entry, LLVMFunctionType(c->i32, args, 3, 0));
-  step_attrs(c, fn);
+  glow_cg_step_attrs(c, fn);
   c->entry_sp = glow_dbg_function(c->dbg, fn, entry, glow_listing_line(-1), 1);
   c->b = LLVMCreateBuilderInContext(c->ctx);
   LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
@@ -437,7 +349,7 @@ static int build_entry(cg *c, const glow_graph *g, const glow_plan *p, const cha
 }
 
 /* A GPU target's steps, in schedule order (no entry: that is the host's). */
-static int build_gpu_steps(cg *c, const glow_graph *g, const glow_plan *p, const char *net) {
+static int build_gpu_steps(glow_cg *c, const glow_graph *g, const glow_plan *p, const char *net) {
   c->b = LLVMCreateBuilderInContext(c->ctx);
   int rc = 0;
   for (int s = 0; s < p->norder; s++)
@@ -493,18 +405,8 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
               glow_targets[i]->cpu_examples);
     return -1;
   }
-  if (tgt->hosts && (o->packed || (o->weights & GLOW_WEIGHTS_EMBEDDED))) {
-    glow_error("-weights", "embedded weights are not for GPU bundles (%s): their constant area lives in device "
-               "memory, where the runtime copies it from the weights file; use -weights=bin or -weights=zst",
-               o->target.triple);
+  if (tgt->hosts && glow_gpu_check_options(o))
     return -1;
-  }
-  if (tgt->hosts && (o->debug_info || o->instrument_ir || o->instrument_debug)) {
-    glow_error(o->debug_info ? "-g" : o->instrument_ir ? "-instrument-ir" : "-instrument-debug",
-               "not for GPU bundles (%s): their steps run on the device; compile for a CPU target to debug the "
-               "steps", o->target.triple);
-    return -1;
-  }
   if (o->instrument_debug && glow_instrument_debug_format_check(glow_instrument_debug_format(o)))
     return -1;
   glow_resolved_target rt;
@@ -519,7 +421,7 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
     return -1;
   }
 
-  cg c;
+  glow_cg c;
   memset(&c, 0, sizeof c);
   c.ctx = LLVMContextCreate();
   LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange((const char *)tgt->bitcode, *tgt->bitcode_size,
@@ -595,11 +497,7 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   } else if (!c.gpu) {
     rc = glow_llvm_output(tm, c.m, o, &rt, 0, obj, obj_size);
   } else { /* the PTX, into the host's object */
-    void *ptx;
-    size_t ptx_size;
-    if (!(rc = glow_llvm_output(tm, c.m, o, &rt, 1, &ptx, &ptx_size)))
-      rc = glow_gpu_host_object(tgt, g, p, o, ptx, ptx_size, c.gsteps, c.ngsteps, obj, obj_size);
-    free(ptx);
+    rc = glow_gpu_emit_object(&c, tm, g, p, o, &rt, obj, obj_size);
   }
 done:
   glow_dbg_finish(c.dbg);

@@ -381,23 +381,22 @@ int glow_target_probe_run(LLVMTargetMachineRef tm, const char *triple, const glo
   return found;
 }
 
-int glow_target_flag(const glow_target_options *o, const char *name) {
+int glow_target_conv_tile_blocks(const glow_target_options *o) {
   const glow_target *tgt = glow_target_for_triple(o->triple);
-  const glow_target_probe *pr = tgt ? tgt->probes : NULL;
-  while (pr && pr->name && strcmp(pr->name, name))
-    pr++;
-  if (!pr || !pr->name)
-    return 0;
+  if (!tgt || tgt->conv_tile_blocks <= 1)
+    return 1;
+  if (!tgt->conv_tile_probe)
+    return tgt->conv_tile_blocks;
   glow_resolved_target rt;
   LLVMTargetMachineRef tm = glow_target_machine(o, tgt, &rt);
   if (!tm)
     return -1;
-  int v = glow_target_probe_run(tm, rt.triple, pr);
+  int v = glow_target_probe_run(tm, rt.triple, tgt->conv_tile_probe);
   LLVMDisposeTargetMachine(tm);
   free(rt.triple);
   free(rt.cpu);
   free(rt.features);
-  return v;
+  return v ? tgt->conv_tile_blocks : 1;
 }
 
 int glow_codegen_emit(LLVMTargetMachineRef tm, LLVMModuleRef m, LLVMCodeGenFileType type, const char *triple,

@@ -192,7 +192,7 @@ int glow_classify_model(glow_classify *c) {
                "above", input_name(d), shape, c->prep.nhwc ? "NHWC" : "NCHW",
                c->first.c == 1 ? "grey" : "colour");
   }
-  if (!g || (d->load_profile && glow_driver_quantize(g, d))) {
+  if (!g || glow_run_passes(g, &d->passes, GLOW_PASS_QUANT)) { /* -load-profile: quantized */
     glow_graph_free(g);
     return -1;
   }

@@ -185,8 +185,8 @@ static int optimize(const glow_driver_options *d, glow_entry *e) {
   if (glow_run_passes(e->g, &d->passes, GLOW_PASS_GRAPH))
     return -1;
   glow_pass_options po = d->passes;
-  po.conv_wide = glow_target_flag(&d->bundle.target, "x86_zmm");
-  if (po.conv_wide < 0 || glow_run_passes(e->g, &po, GLOW_PASS_CODEGEN))
+  po.conv_tile_blocks = glow_target_conv_tile_blocks(&d->bundle.target);
+  if (po.conv_tile_blocks < 0 || glow_run_passes(e->g, &po, GLOW_PASS_CODEGEN))
     return -1;
   if (d->dump_graph) {
     printf("; entry %s\n", e->name);

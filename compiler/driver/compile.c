@@ -1,5 +1,6 @@
-/* The compile pipeline: import, passes, plan, codegen, then every bundle file
- * written to a temporary name and renamed only when all succeeded. */
+/* The compile pipeline: import, the graph, quant (-load-profile) and codegen passes
+ * (passes/pipeline.c), plan, codegen, then every bundle file written to a temporary
+ * name and renamed only when all succeeded. */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -198,14 +199,13 @@ static int compile_bundle(const glow_driver_options *d, const char *key) {
 
   if (d->dot_before && glow_graph_dump_dot(g, d->dot_before))
     goto done;
-  if (bind_inputs(g, d) || glow_run_passes(g, &d->passes, GLOW_PASS_GRAPH))
-    goto done;
-  if (d->load_profile && glow_driver_quantize(g, d))
+  if (bind_inputs(g, d) || glow_run_passes(g, &d->passes, GLOW_PASS_GRAPH) ||
+      glow_run_passes(g, &d->passes, GLOW_PASS_QUANT))
     goto done;
   /* The conv panels are blocked as the target's register tiles read them (kernels/conv.c). */
   glow_pass_options po = d->passes;
-  po.conv_wide = glow_target_flag(&d->bundle.target, "x86_zmm");
-  if (po.conv_wide < 0 || glow_run_passes(g, &po, GLOW_PASS_CODEGEN))
+  po.conv_tile_blocks = glow_target_conv_tile_blocks(&d->bundle.target);
+  if (po.conv_tile_blocks < 0 || glow_run_passes(g, &po, GLOW_PASS_CODEGEN))
     goto done;
   if (d->dot_file && glow_graph_dump_dot(g, d->dot_file))
     goto done;

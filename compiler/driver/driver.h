@@ -184,10 +184,6 @@ int glow_driver_profile_samples(const glow_driver_options *d, const glow_graph *
 /* The directory of a -dump-profile file exists and is writable. @return 0, or -1 after an error. */
 int glow_driver_profile_check_output(const char *path);
 
-/* driver/quantize-graph.c */
-/* -load-profile on g (after the graph passes): loaded, checked, quantized, packed. */
-int glow_driver_quantize(glow_graph *g, const glow_driver_options *d);
-
 /* driver/memory-budget.c: -ram-size and -flash-size against what the bundle needs: its areas
  * (p's sizes), its object's sections, the packed weights' size (wzst_size, 0: none) and the
  * stack its codegen measured (st, NULL or not measured: none). Silent when it fits, but for

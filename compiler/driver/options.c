@@ -365,6 +365,15 @@ static int finish(glow_driver_tool tool, glow_driver_options *d, const unsigned 
   return 0;
 }
 
+/* -load-profile: the quant stage's options, which travel with the passes' (passes/pipeline.c). */
+static void quant_stage(glow_driver_options *d) {
+  d->quant.profile_path = d->load_profile;
+  d->quant.verbose = d->verbose;
+  d->quant.assert_all = d->assert_quantized;
+  d->quant.model = d->model;
+  d->passes.quant = &d->quant;
+}
+
 int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_options *d) {
   memset(d, 0, sizeof *d);
   d->tool = tool;
@@ -381,6 +390,8 @@ int glow_driver_parse(glow_driver_tool tool, int argc, char **argv, glow_driver_
     bad = !d->plugins;
   }
   int rc = bad ? -1 : d->help || d->version || d->print_passes ? 0 : finish(tool, d, given);
+  if (!rc && d->load_profile)
+    quant_stage(d);
   free(given);
   return rc;
 }

@@ -247,13 +247,13 @@ static const char *conv_kind(const glow_graph *g, const glow_node *n, const conv
                                             : "";
 }
 
-int glow_conv_panel_blocks(const glow_graph *g, const glow_node *n, int wide) {
+int glow_conv_panel_blocks(const glow_graph *g, const glow_node *n, int max_blocks) {
   conv_shape c;
   const glow_value *w = glow_in(g, n, 1);
   if (n->op != GLOW_OP_CONV || !w || w->kind != GLOW_VAL_CONST || glow_attr_find(n, "glow.w_panel") ||
       conv_get(g, n, 0, &c) || is_pointwise(g, n, &c) || strcmp(conv_kind(g, n, &c), "fast_") || c.Mg % 16)
     return 0;
-  return !wide ? 1 : c.Mg % 64 == 0 ? 4 : c.Mg % 32 == 0 ? 2 : 1;
+  return max_blocks >= 4 && c.Mg % 64 == 0 ? 4 : max_blocks >= 2 && c.Mg % 32 == 0 ? 2 : 1;
 }
 
 static int lower_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {

@@ -1,8 +1,8 @@
 /* require shapes; maintains order. Lays the constant weights of float32 convs
  * that the fast conv kernel runs (targets/common/kernels/conv.c) out as its
  * register tiles read them, so that it packs nothing at run time: per block of
- * 16 * nb output channels (nb = glow_conv_panel_blocks(): 4, 2 or 1 where the
- * target's tiles are wide, o->conv_wide, else 1; M/group a multiple of 16 * nb),
+ * 16 * nb output channels (nb = glow_conv_panel_blocks(): 4, 2 or 1, at most the
+ * target's o->conv_tile_blocks; M/group a multiple of 16 * nb),
  * panel[tap][c][16 * nb] = W[block + j][c][tap], blocks one after another; W
  * keeps its shape and size, and the node gets glow.w_panel = nb. Runs when
  * compiling only (compile.c): the interpreter reads W as ONNX lays it out. A new
@@ -38,7 +38,7 @@ static void pack(glow_graph *g, int node_id, int64_t nb) {
 int glow_pass_pack_conv_weights(glow_graph *g, const glow_pass_options *o) {
   int packed = 0;
   for (int i = 0; i < g->nnodes; i++) {
-    int nb = g->nodes[i].dead ? 0 : glow_conv_panel_blocks(g, &g->nodes[i], o->conv_wide);
+    int nb = g->nodes[i].dead ? 0 : glow_conv_panel_blocks(g, &g->nodes[i], o->conv_tile_blocks);
     if (nb) {
       pack(g, i, nb);
       packed++;

@@ -1,7 +1,9 @@
 /* The pass pipeline: the registry of glowc's passes in the order they run (the
  * order is fixed, so bundles do not depend on how options were written), each
- * verified after it in debug builds. -disable-pass turns off the ones that only
- * optimize; -print-passes lists them all. */
+ * verified after it in debug builds. Three stages: graph (every import, the
+ * profiler's too), quant (with -load-profile: the profile travels in
+ * glow_pass_options.quant) and codegen (when compiling). -disable-pass turns off
+ * the ones that only optimize; -print-passes lists them all. */
 #include <string.h>
 
 #include "glowc.h"
@@ -16,12 +18,20 @@ const glow_pass_info glow_passes[] = {
      "QuantizeLinear/DequantizeLinear pairs around float ops become int8 ops"},
     {"plugin-passes", GLOW_PASS_GRAPH, 0, NULL, "the passes of -load-pass plugins run here (-pass picks them)"},
     {"fold-lookup", GLOW_PASS_GRAPH, 0, glow_pass_fold_lookup,
-     "int8 activations (and x times them) become 256-byte tables (again after -load-profile)"},
+     "int8 activations (and x times them) become 256-byte tables"},
     {"materialize-outputs", GLOW_PASS_GRAPH, 1, glow_pass_materialize_outputs,
      "graph outputs that are inputs or constants get a copy in the output area"},
     {"pack-weights", GLOW_PASS_GRAPH, 1, glow_pass_pack_weights,
      "constant int8 weights in the int8 kernels' layout"},
     {"dead-nodes", GLOW_PASS_GRAPH, 0, glow_pass_dead_nodes, "nodes whose results nothing uses removed"},
+    {"quantize", GLOW_PASS_QUANT, 1, glow_pass_quantize_profile,
+     "the -load-profile profile checked against the graph, float ops made int8 from it"},
+    {"fold-lookup", GLOW_PASS_QUANT, 0, glow_pass_fold_lookup, "the activations quantize made become tables"},
+    {"pack-weights", GLOW_PASS_QUANT, 1, glow_pass_pack_weights,
+     "the weights quantize made in the int8 kernels' layout"},
+    {"dead-nodes", GLOW_PASS_QUANT, 1, glow_pass_dead_nodes, "the float weights and ops quantize replaced removed"},
+    {"assert-quantized", GLOW_PASS_QUANT, 1, glow_pass_assert_quantized,
+     "the quantized graph verified (and -assert-all-nodes-quantized checked)"},
     {"fuse-epilogue", GLOW_PASS_CODEGEN, 0, glow_pass_fuse_epilogue,
      "activations and residual adds after a float32 Conv run in its epilogue"},
     {"pack-conv-weights", GLOW_PASS_CODEGEN, 0, glow_pass_pack_conv_weights,
@@ -37,7 +47,14 @@ int glow_pass_disabled(const glow_pass_options *o, const char *name) {
   return 0;
 }
 
+static void dump_after(const glow_graph *g, const char *name) {
+  fprintf(stderr, "; IR after %s\n", name);
+  glow_graph_dump(g, stderr);
+}
+
 int glow_run_passes(glow_graph *g, const glow_pass_options *o, glow_pass_stage stage) {
+  if (stage == GLOW_PASS_QUANT && !o->quant)
+    return 0; /* no profile: nothing to quantize */
   for (int i = 0; i < glow_npasses; i++) {
     const glow_pass_info *p = &glow_passes[i];
     if (p->stage != stage || (!p->required && glow_pass_disabled(o, p->name)))
@@ -53,11 +70,12 @@ int glow_run_passes(glow_graph *g, const glow_pass_options *o, glow_pass_stage s
     if (glow_graph_verify(g))
       return -1;
 #endif
-    if (o->dump_after && !strcmp(o->dump_after, p->name)) {
-      fprintf(stderr, "; IR after %s\n", p->name);
-      glow_graph_dump(g, stderr);
-    }
+    /* -dump-after=quantize: the graph the whole quant stage leaves (below) */
+    if (o->dump_after && !strcmp(o->dump_after, p->name) && (stage != GLOW_PASS_QUANT || strcmp(p->name, "quantize")))
+      dump_after(g, p->name);
   }
+  if (stage == GLOW_PASS_QUANT && o->dump_after && !strcmp(o->dump_after, "quantize"))
+    dump_after(g, "quantize");
   return 0;
 }
 
@@ -80,6 +98,7 @@ int glow_check_disabled_passes(const glow_pass_options *o) {
 }
 
 void glow_print_passes(FILE *f, const glow_plugins *plugins) {
+  static const char *const stages[] = {"graph", "quant", "codegen"};
   fprintf(f, "Passes, in the order they run (-disable-pass=<name> turns off those marked optional):\n");
   for (int i = 0; i < glow_npasses; i++) {
     const glow_pass_info *p = &glow_passes[i];
@@ -87,7 +106,7 @@ void glow_print_passes(FILE *f, const glow_plugins *plugins) {
       glow_print_plugin_passes(f, plugins);
       continue;
     }
-    fprintf(f, "  %-20s %-9s %-8s %s\n", p->run ? p->name : "(plugins)", p->stage == GLOW_PASS_GRAPH ? "graph" : "codegen",
+    fprintf(f, "  %-20s %-9s %-8s %s\n", p->run ? p->name : "(plugins)", stages[p->stage],
             p->required ? "required" : p->run ? "optional" : "", p->what);
   }
 }

@@ -75,3 +75,8 @@ int glow_quant_assert_all(const glow_graph *g, const glow_quant_options *o, cons
   glow_sb_free(&ops);
   return count ? -1 : 0;
 }
+
+int glow_pass_assert_quantized(glow_graph *g, const glow_pass_options *o) {
+  const glow_quant_options *q = o->quant;
+  return glow_graph_verify(g) || (q->assert_all && glow_quant_assert_all(g, q, q->model)) ? -1 : 0;
+}

@@ -152,11 +152,18 @@ typedef struct glow_quant_options {
   int rowwise;              /* -enable-rowwise: a weight scale per output row of each MatMul and Gemm */
   const char *keep_kinds;   /* -keep-original-precision-for-nodes: ONNX op names, comma-separated */
   int verbose;
+  int assert_all;           /* -assert-all-nodes-quantized */
+  const char *model;        /* -model, for assert-quantized's message */
 } glow_quant_options;
 /* @return 0, or -1 after an error naming the value with no range. */
 int glow_pass_quantize(glow_graph *g, const glow_profile *p, const glow_quant_options *o);
 /* Whether nodes of op stay in float (-keep-original-precision-for-nodes). */
 int glow_quant_kept(const glow_quant_options *o, glow_op op);
+
+/* quant/quantize-profile.c: the quant stage's "quantize" pass: o->quant's profile read
+ * (Glow's names made glowc's) and checked against g, then glow_pass_quantize. @return 0,
+ * or -1 after the profile's or the quantizer's errors. */
+int glow_pass_quantize_profile(glow_graph *g, const glow_pass_options *o);
 
 /* quant/assert-quantized.c */
 /* -assert-all-nodes-quantized, on g after glow_pass_quantize and dead-nodes:
@@ -164,6 +171,8 @@ int glow_quant_kept(const glow_quant_options *o, glow_op op);
  * those doing no arithmetic (conversions, views, copies); else -1 after one
  * error "model: error: ..." naming every such node and its op. */
 int glow_quant_assert_all(const glow_graph *g, const glow_quant_options *o, const char *model);
+/* The quant stage's last pass: g verified, then glow_quant_assert_all with o->quant->assert_all. */
+int glow_pass_assert_quantized(glow_graph *g, const glow_pass_options *o);
 
 /* quant/quant-params.c */
 /* The scale and zero point of an int8 or int16 (dt) value over [lo, hi] under a

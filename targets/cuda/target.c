@@ -1,3 +1,6 @@
+#include <stdio.h>
+#include <string.h>
+
 #include "target.h"
 
 extern const unsigned char glow_kernels_cuda[], glow_cuda_host_x86_64[], glow_cuda_host_aarch64[];
@@ -10,6 +13,27 @@ static const glow_target_host hosts[] = {
     {"aarch64-unknown-linux-gnu", glow_cuda_host_aarch64, &glow_cuda_host_aarch64_size},
     {NULL, NULL, NULL},
 };
+
+/* Steps a GPU runs: not a call of the bundle's caller (a host function), and not an RNN
+ * whose state is over the kernel's fixed buffers (GLOW_NO_VLA in rnn.c): half a panel for
+ * a direction's state and one for a block of input products. */
+static int supports_op(const glow_target *t, const glow_target_step *s, char *why, size_t cap) {
+  if (s->external) {
+    snprintf(why, cap, "calls %s, a function of the bundle's caller, which a GPU step cannot (%s); compile the "
+             "model for a CPU target", s->kernel, t->kernel_triple);
+    return 0;
+  }
+  if (strcmp(s->kernel, "glow_k_rnn_f32"))
+    return 1;
+  int64_t kind = s->params[0], H = s->params[4], G = kind == 2 ? 4 : kind == 1 ? 3 : 1;
+  int64_t room = t->stack_panel_floats / 2;
+  int64_t most = room / (3 + G) < room / G ? room / (3 + G) : room / G;
+  if (H <= most)
+    return 1;
+  snprintf(why, cap, "hidden size %lld is over the %lld this op takes on a GPU (%s), whose kernels have fixed "
+           "buffers; compile the model for a CPU target", (long long)H, (long long)most, t->kernel_triple);
+  return 0;
+}
 
 /* PTX ISA 7.8 (CUDA 11.8 drivers and later) has every sm_ from sm_50 to sm_90;
  * LLVM would otherwise write 6.0, which ptxas refuses for sm_80 and later.
@@ -26,4 +50,5 @@ const glow_target glow_target_cuda = {
     .bitcode_size = &glow_kernels_cuda_size,
     .hosts = hosts,
     .stack_panel_floats = 2048, /* as GLOW_STACK_PANEL_FLOATS in cuda/target.cmake */
+    .supports_op = supports_op,
 };

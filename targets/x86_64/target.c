@@ -65,7 +65,7 @@ static const char probe_zmm[] = "define void @probe(ptr %p) {\n"
 static const glow_target_probe probes[] = {
     {"x86_vnni256", probe_vnni256, "vpdpwssd"},
     {"x86_vnni512", probe_vnni512, "vpdpwssd\t%zmm"},
-    {"x86_zmm", probe_zmm, "%zmm"},
+    {"x86_zmm", probe_zmm, "%zmm"}, /* conv_tile_probe */
     {"x86_madd256", probe_vnni256, "vpmaddwd\t%ymm"},
     {"x86_madd512", probe_vnni512, "vpmaddwd\t%zmm"},
     {NULL, NULL, NULL},
@@ -82,4 +82,7 @@ const glow_target glow_target_x86_64 = {
     .bitcode = glow_kernels_x86_64,
     .bitcode_size = &glow_kernels_x86_64_size,
     .probes = probes,
+    /* In zmm registers the conv tiles take 4 blocks (glow_qdot_wide() in qdot.h) */
+    .conv_tile_blocks = 4,
+    .conv_tile_probe = &probes[2],
 };

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # -disable-pass: turning off an optimizing pass changes the bundle as it says (the digits CNN
 # keeps its BatchNormalization nodes without fold-batchnorm, its Relus without fuse-epilogue:
-# more nodes after optimization, another object), -print-passes lists every pass in order.
+# more nodes after optimization, another object), -print-passes lists every pass in order
+# (the graph, quant and codegen stages).
 #   check-disable-pass.sh <model-compiler> <digits.onnx>
 set -u
 mc=$1 model=$2
@@ -25,7 +26,7 @@ for pass in fold-batchnorm fuse-epilogue; do
   fi
 done
 list=$("$mc" -print-passes)
-want="infer-fold fold-batchnorm fold-qdq (plugins) fold-lookup materialize-outputs pack-weights dead-nodes fuse-epilogue pack-conv-weights dead-nodes"
+want="infer-fold fold-batchnorm fold-qdq (plugins) fold-lookup materialize-outputs pack-weights dead-nodes quantize fold-lookup pack-weights dead-nodes assert-quantized fuse-epilogue pack-conv-weights dead-nodes"
 got=$(awk 'NR > 1 {print $1}' <<<"$list" | xargs)
 [ "$got" = "$want" ] || { echo "FAIL: -print-passes lists '$got', want '$want'"; status=1; }
 exit $status

@@ -1,11 +1,12 @@
-/* -load-profile (model-compiler, image-classifier): the profile checked against the graph
- * it was taken from (after the passes), then the graph quantized, its int8 weights packed
- * and the float leftovers dropped (and, with -assert-all-nodes-quantized, no float node
- * left but those the user kept). */
+/* require shapes (the graph the profile was taken from: after the graph stage); maintains
+ * order. The quant stage's first pass (passes/pipeline.c), with -load-profile: the
+ * profile (o->quant->profile_path) read and checked against the graph, then the graph
+ * quantized from it (quant/quantize.c). fold-lookup, pack-weights, dead-nodes and
+ * assert-quantized follow it in the stage. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/driver.h"
+#include "quant/quant.h"
 
 static glow_profile_entry *find_entry(glow_profile *p, const char *name) {
   for (int i = 0; i < p->nentries; i++)
@@ -59,26 +60,17 @@ static void profile_quantized_inputs(glow_profile *p, const glow_graph *g) {
   }
 }
 
-int glow_driver_quantize(glow_graph *g, const glow_driver_options *d) {
-  glow_profile *p = glow_profile_load(d->load_profile);
+int glow_pass_quantize_profile(glow_graph *g, const glow_pass_options *o) {
+  const glow_quant_options *q = o->quant;
+  glow_profile *p = glow_profile_load(q->profile_path);
   if (p && glow_profile_is_glows(p)) { /* Glow's node names to glowc's value names */
-    glow_profile *named = glow_profile_from_glow(p, g, d->load_profile, d->verbose);
+    glow_profile *named = glow_profile_from_glow(p, g, q->profile_path, q->verbose);
     glow_profile_free(p);
     p = named;
   }
   if (p)
     profile_quantized_inputs(p, g);
-  glow_quant_options q = d->quant;
-  q.profile_path = d->load_profile;
-  q.verbose = d->verbose;
-  int rc = !p || glow_profile_check(p, g, d->load_profile) || glow_pass_quantize(g, p, &q) ||
-           (!glow_pass_disabled(&d->passes, "fold-lookup") && glow_pass_fold_lookup(g, &d->passes)) ||
-           glow_pass_pack_weights(g, &d->passes) || glow_pass_dead_nodes(g, &d->passes) || glow_graph_verify(g) ||
-           (d->assert_quantized && glow_quant_assert_all(g, &q, d->model));
+  int rc = !p || glow_profile_check(p, g, q->profile_path) || glow_pass_quantize(g, p, q);
   glow_profile_free(p);
-  if (!rc && d->passes.dump_after && !strcmp(d->passes.dump_after, "quantize")) {
-    fprintf(stderr, "; IR after quantize\n");
-    glow_graph_dump(g, stderr);
-  }
   return rc ? -1 : 0;
 }
