@@ -75,7 +75,7 @@ def coarse(kind):
     """The issue's classes of a kind: 1x1 conv, depthwise conv, KxK conv, matmul,
     elementwise, other (pooling, softmax, norms, concat, layout reorders)."""
     op, _, k = kind.partition(".")
-    if op in ("Conv", "QLinearConv", "FusedConv"):
+    if op in ("Conv", "QLinearConv", "FusedConv", "ConvWinograd"):
         return "depthwise conv" if k.startswith("dw") else "1x1 conv" if k == "1x1" else "KxK conv"
     if op in ("Gemm", "MatMul", "FusedMatMul", "FusedGemm", "QLinearMatMul", "MatMulInteger"):
         return "matmul"
@@ -97,12 +97,14 @@ def step_rows(dot, data, total_ms):
         ins = shapes[nid]
         j += 1
         cls, macs = op, 0
-        wi = {'Conv': 1, 'QLinearConv': 3}.get(op)  # the weight's input
+        wi = {'Conv': 1, 'QLinearConv': 3, 'ConvWinograd': 1}.get(op)  # the weight's input
         if wi and len(ins) > wi and len(ins[wi]) >= 3:
             w = ins[wi]
             # int8 weights packed by passes/pack-weights.c: [M][K1..][C rounded up to 4] (groups of 1 here)
             if op == 'QLinearConv' and len(w) == len(ins[0]) and w[-1] % 4 == 0 and w[-1] == (ins[0][1] + 3) // 4 * 4:
                 w = [w[0], ins[0][1]] + w[1:-1]
+            if op == 'ConvWinograd':  # U: M x C x 6 x 6, the transform of 3x3 filters
+                w = w[:2] + [3, 3]
             cls, macs = conv_class(ins[0], w, outs.get(nid))
             cls = cls.replace('Conv', op, 1)
         rows.append((s, cls, pct * total_ms / 100, macs, [ins[0], ins[wi or 1]] if len(ins) > (wi or 1) else ins))

@@ -73,6 +73,9 @@ typedef struct glow_target {
    * cannot and what to do in why[0, cap), which codegen reports on the step's node.
    * NULL: every step. */
   int (*supports_op)(const struct glow_target *t, const glow_target_step *s, char *why, size_t cap);
+  /* CPU targets whose threads' stacks hold the Winograd conv kernel's buffers (220 KiB,
+   * kernels/conv-winograd.c): 1 where 3x3 convs run by Winograd (passes/winograd.c). */
+  int conv_winograd;
 } glow_target;
 
 /* targets/targets.c */

@@ -381,6 +381,11 @@ int glow_target_probe_run(LLVMTargetMachineRef tm, const char *triple, const glo
   return found;
 }
 
+int glow_target_winograd(const glow_target_options *o) {
+  const glow_target *tgt = glow_target_for_triple(o->triple);
+  return tgt && tgt->conv_winograd;
+}
+
 int glow_target_conv_tile_blocks(const glow_target_options *o) {
   const glow_target *tgt = glow_target_for_triple(o->triple);
   if (!tgt || tgt->conv_tile_blocks <= 1)

@@ -186,6 +186,7 @@ static int optimize(const glow_driver_options *d, glow_entry *e) {
     return -1;
   glow_pass_options po = d->passes;
   po.conv_tile_blocks = glow_target_conv_tile_blocks(&d->bundle.target);
+  po.conv_winograd = glow_target_winograd(&d->bundle.target);
   if (po.conv_tile_blocks < 0 || glow_run_passes(e->g, &po, GLOW_PASS_CODEGEN))
     return -1;
   if (d->dump_graph) {

@@ -205,6 +205,7 @@ static int compile_bundle(const glow_driver_options *d, const char *key) {
   /* The conv panels are blocked as the target's register tiles read them (kernels/conv.c). */
   glow_pass_options po = d->passes;
   po.conv_tile_blocks = glow_target_conv_tile_blocks(&d->bundle.target);
+  po.conv_winograd = glow_target_winograd(&d->bundle.target);
   if (po.conv_tile_blocks < 0 || glow_run_passes(g, &po, GLOW_PASS_CODEGEN))
     goto done;
   if (d->dot_file && glow_graph_dump_dot(g, d->dot_file))

@@ -31,6 +31,7 @@ set(GLOWC_OP_SOURCES
   ops/nn-einsum.c
   ops/nn-window.c
   ops/nn-conv.c
+  ops/nn-conv-winograd.c
   ops/nn-convtranspose.c
   ops/nn-norm.c
   ops/nn-pool.c

@@ -34,6 +34,8 @@ const glow_pass_info glow_passes[] = {
      "the quantized graph verified (and -assert-all-nodes-quantized checked)"},
     {"fuse-epilogue", GLOW_PASS_CODEGEN, 0, glow_pass_fuse_epilogue,
      "activations and residual adds after a float32 Conv run in its epilogue"},
+    {"winograd", GLOW_PASS_CODEGEN, 0, glow_pass_winograd,
+     "float32 3x3 convs on planes of 14 x 14 or more run by Winograd F(4x4, 3x3)"},
     {"pack-conv-weights", GLOW_PASS_CODEGEN, 0, glow_pass_pack_conv_weights,
      "constant float32 Conv weights in the conv kernel's panels"},
     {"dead-nodes", GLOW_PASS_CODEGEN, 0, glow_pass_dead_nodes, "nodes left unused by the fusions removed"},

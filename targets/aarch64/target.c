@@ -31,4 +31,5 @@ const glow_target glow_target_aarch64 = {
     .bitcode = glow_kernels_aarch64,
     .bitcode_size = &glow_kernels_aarch64_size,
     .probes = probes,
+    .conv_winograd = 1,
 };

@@ -85,4 +85,5 @@ const glow_target glow_target_x86_64 = {
     /* In zmm registers the conv tiles take 4 blocks (glow_qdot_wide() in qdot.h) */
     .conv_tile_blocks = 4,
     .conv_tile_probe = &probes[2],
+    .conv_winograd = 1,
 };

@@ -242,6 +242,38 @@ def layernorm_mlp():
     return onnx_bytes, np.random.default_rng(SEED).standard_normal((2, 16), dtype=np.float32)
 
 
+def winograd_convs():
+    """3x3 convs that passes/winograd.c runs by Winograd (planes of 14 x 14 and more), in the
+    shapes its kernel treats apart: output planes that are no multiple of the 4x4 tiles (and
+    rows of tiles wider than the 7 tiles a run of patch columns holds), pads 0, 1 and 2, input
+    channels that leave a partial chunk of 16 (3: not Winograd; 24, 40), 16, 32 and 48 output
+    channels per panel block (48 and 80: blocks of 16; 32; 64), no bias, two images, and the
+    fused epilogues: a residual with ReLU, ReLU6 (Clip) and SiLU (the generic path)."""
+    nn = torch.nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c1 = nn.Conv2d(3, 24, 3, padding=1)
+            self.c2 = nn.Conv2d(24, 48, 3, padding=1, bias=False)
+            self.c3 = nn.Conv2d(48, 40, 3, padding=0)
+            self.c4 = nn.Conv2d(40, 64, 3, padding=1)
+            self.c5 = nn.Conv2d(64, 64, 3, padding=1)
+            self.c6 = nn.Conv2d(64, 32, 3, padding=2)
+            self.c7 = nn.Conv2d(32, 80, 3, padding=1)
+
+        def forward(self, x):
+            x = torch.relu(self.c1(x))
+            x = self.c2(x)
+            x = torch.relu(self.c3(x))
+            y = torch.relu(self.c4(x))
+            y = torch.relu(self.c5(y) + y)
+            y = torch.nn.functional.relu6(self.c6(y))
+            return torch.nn.functional.silu(self.c7(y))
+
+    return export(Net(), (2, 3, 19, 70), 13)
+
+
 MODELS = {
     # Initial weights: the README's measurements (packed sizes, cosines) are on these bytes.
     "resnet18": classifier("resnet18", fresh=True),
@@ -255,6 +287,7 @@ MODELS = {
     "rnn": rnn,
     "rnn_attrs": rnn_attrs,
     "layernorm_mlp": layernorm_mlp,
+    "winograd_convs": winograd_convs,
 }
 
 

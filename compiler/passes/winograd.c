@@ -1,0 +1,49 @@
+/* require shapes; maintains order. Float32 3x3 Convs with unit strides and
+ * dilations and one group, on planes of 14 x 14 outputs and more, become
+ * ConvWinograd nodes (ops/nn-conv-winograd.c) where the target runs them
+ * (o->conv_winograd: targets whose stacks hold the kernel's 100 KiB of buffers):
+ * W becomes U, its Winograd transform, 4 times W's size (36 values for 9), in
+ * a new constant (the original may be shared); the node keeps its inputs,
+ * epilogue and residual. Runs when compiling only (compile.c), after
+ * fuse-epilogue and before pack-conv-weights, which packs the convs left. */
+#include <stdlib.h>
+
+#include "glowc.h"
+
+static void make_winograd(glow_graph *g, int node_id, int nb, const int64_t pads[4]) {
+  glow_node *n = &g->nodes[node_id];
+  const glow_value *w = &g->vals[n->in[1]];
+  int64_t m = w->dims[0], c = w->dims[1], dims[4] = {m, c, 6, 6};
+  float *u = glow_xmalloc(sizeof(float) * (size_t)(36 * m * c));
+  glow_winograd_weights(w->data, m, c, nb, u);
+  char name[512];
+  snprintf(name, sizeof name, "%s.winograd%d", w->name, nb);
+  int id = glow_value_add(g, name); /* may move g->vals: w is not read after it */
+  glow_value_make_const(g, id, GLOW_DT_F32, 4, dims, u);
+  free(u);
+  n = &g->nodes[node_id];
+  n->op = GLOW_OP_CONV_WINOGRAD;
+  n->in[1] = id;
+  glow_attr *a = glow_attr_slot(n, "glow.wino_pads");
+  a->type = GLOW_ATTR_INTS;
+  a->n = 4;
+  a->ints = glow_xmalloc(4 * sizeof *a->ints);
+  for (int i = 0; i < 4; i++)
+    a->ints[i] = pads[i];
+  glow_attr_add_int(n, "glow.wino_nb", nb);
+}
+
+int glow_pass_winograd(glow_graph *g, const glow_pass_options *o) {
+  int made = 0;
+  for (int i = 0; o->conv_winograd && i < g->nnodes; i++) {
+    int64_t pads[4];
+    int nb = g->nodes[i].dead ? 0 : glow_conv_winograd_fit(g, &g->nodes[i], o->conv_tile_blocks, pads);
+    if (nb) {
+      make_winograd(g, i, nb, pads);
+      made++;
+    }
+  }
+  if (o->verbose && made)
+    glow_note("winograd: %d float32 3x3 convs run by Winograd F(4x4, 3x3)\n", made);
+  return 0;
+}
