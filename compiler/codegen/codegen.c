@@ -32,7 +32,10 @@ static void add_enum_attr(LLVMContextRef ctx, LLVMValueRef fn, unsigned idx, con
   LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(ctx, kind, 0));
 }
 
-/* Kernels: internal, always inlined, compiled for the requested CPU. */
+/* Kernels: internal, always inlined, compiled for the requested CPU; but for the
+ * functions named glow_ks_* ("kernel shared": a kernel's heavy inner part that takes
+ * run-time arguments, which specializing per step would only compile again for each
+ * step), left to the inliner's choice, and so to be compiled once per bundle. */
 static void prepare_kernels(glow_cg *c, const char *cpu, const char *features) {
   for (LLVMValueRef f = LLVMGetFirstFunction(c->m); f; f = LLVMGetNextFunction(f)) {
     if (LLVMIsDeclaration(f))
@@ -41,6 +44,9 @@ static void prepare_kernels(glow_cg *c, const char *cpu, const char *features) {
     set_string_attr(c->ctx, f, "target-cpu", cpu);
     set_string_attr(c->ctx, f, "target-features", features);
     set_string_attr(c->ctx, f, "tune-cpu", NULL);
+    size_t len;
+    if (!strncmp(LLVMGetValueName2(f, &len), "glow_ks_", 8))
+      continue;
     unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
     LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinline);
     add_enum_attr(c->ctx, f, LLVMAttributeFunctionIndex, "alwaysinline");

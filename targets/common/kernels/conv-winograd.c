@@ -222,7 +222,9 @@ static void wino_output(const wino_args *a, float *yn, const float *rn, const fl
  * weights: ub, rows 16 * nbk floats long). Each chunk of U's rows is read once
  * for all the groups' tiles. */
 #define WINO_UNIT(NB)                                                                                                  \
-  static void wino_unit_##NB(const wino_args *a, int64_t n, int64_t t0, int64_t m0, const float *ub, int64_t nbk) {   \
+  /* noinline and named glow_ks_: compiled once per bundle (codegen.c), not for every step */                       \
+  __attribute__((noinline)) void glow_ks_wino_unit_##NB(const wino_args *a, int64_t n, int64_t t0, int64_t m0,       \
+                                                        const float *ub, int64_t nbk) {                                \
     float v[WINO_G * WINO_V] __attribute__((aligned(64)));                                                             \
     float m[WINO_G * 36 * WINO_TB * 16 * NB] __attribute__((aligned(64)));                                             \
     const float *xn = a->x + n * a->C * a->H * a->W;                                                                   \
@@ -282,11 +284,11 @@ GLOW_KERNEL_PART(conv_wino_f32) {
     /* Block m0 / (16 nb) of the packed panels, sub-block m0 % (16 nb) / 16 of it. */
     const float *ub = a.u + m0 / (16 * nb) * 16 * nb * 36 * a.C + m0 % (16 * nb);
     if (tb == 4)
-      wino_unit_4(&a, n, grp * span, m0, ub, nb);
+      glow_ks_wino_unit_4(&a, n, grp * span, m0, ub, nb);
     else if (tb == 2)
-      wino_unit_2(&a, n, grp * span, m0, ub, nb);
+      glow_ks_wino_unit_2(&a, n, grp * span, m0, ub, nb);
     else
-      wino_unit_1(&a, n, grp * span, m0, ub, nb);
+      glow_ks_wino_unit_1(&a, n, grp * span, m0, ub, nb);
   }
 }
 
