@@ -8,14 +8,16 @@
  * M[xi][tile][m] = sum_c V[xi][tile][c] * U[xi][c][m], 4 multiply-adds per
  * output against 9 for the direct kernel.
  *
- * Work goes in units of 6 tiles (raster order over the output's tiles) x one
- * block of 16 * nb output channels: the 6 tiles' patches are transformed chunk
- * by chunk of WINO_CC input channels, 16 channels to a vector (the patch rows
- * moved from X's planes into channel vectors by 16 x 16 transposes), the 36
- * products accumulate in a register tile of 6 tiles x nb vectors per position
- * (the conv kernels' tile shape, kernels/conv.c), and the output transform
+ * Work goes in units of 3 groups of 6 tiles (raster order over the output's
+ * tiles) x one block of 16 * nb output channels: the tiles' patches are
+ * transformed chunk by chunk of WINO_CC input channels, 16 channels to a vector
+ * (the patch rows moved from X's planes into channel vectors by 16 x 16
+ * transposes), the 36 products accumulate in a register tile of 6 tiles x nb
+ * vectors per position (the conv kernels' tile shape, kernels/conv.c), each
+ * chunk of U's rows read once for the unit's 18 tiles, and the output transform
  * turns the 36 sums back into 4x4 outputs, 16 channels at a time, transposed
- * into Y's planes with bias, residual and epilogue.
+ * into Y's planes with bias, residual and epilogue. The buffers: 220 KiB of
+ * stack, which targets.h's conv_winograd says the target's threads have.
  *
  * t: Y, X, U, B (may be NULL), R (the residual, may be NULL).
  * p: N, C, M, H, W, OH, OW, pad top, pad left, nb, then the epilogue (p[10..12]).
