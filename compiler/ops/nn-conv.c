@@ -275,7 +275,8 @@ static int lower_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
   int64_t p[] = {c.N, c.G, c.Cg, c.Mg};
   glow_kcall_params(kc, 4, p);
-  glow_nn_win_params(&c.w, kc);
+  glow_abi_win aw = glow_nn_win_abi(&c.w);
+  glow_kcall_abi(kc, &aw, sizeof aw);
   if (f32) { /* the epilogue (kernels/epilogue.h): residual t[4], kind and bounds p[25..27] */
     glow_kcall_tensor(kc, n->nin > 3 ? n->in[3] : -1);
     glow_kcall_param(kc, glow_attr_int(n, "glow.epi", 0));
@@ -326,7 +327,8 @@ static int lower_conv_integer(const glow_graph *g, const glow_node *n, glow_kcal
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
   int64_t p[] = {c.N, c.G, c.Cg, c.Mg, wz && glow_value_numel(wz) > 1};
   glow_kcall_params(kc, 5, p);
-  glow_nn_win_params(&c.w, kc);
+  glow_abi_win aw = glow_nn_win_abi(&c.w);
+  glow_kcall_abi(kc, &aw, sizeof aw);
   return 0;
 }
 
@@ -438,7 +440,8 @@ static int lower_qlinear_conv(const glow_graph *g, const glow_node *n, glow_kcal
                  wz && glow_value_numel(wz) > 1,
                  w_channels_last(n)};
   glow_kcall_params(kc, 8, p);
-  glow_nn_win_params(&c.w, kc);
+  glow_abi_win aw = glow_nn_win_abi(&c.w);
+  glow_kcall_abi(kc, &aw, sizeof aw);
   return 0;
 }
 

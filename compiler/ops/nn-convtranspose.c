@@ -91,7 +91,8 @@ static int lower_convt(const glow_graph *g, const glow_node *n, glow_kcall *kc) 
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
   int64_t p[] = {c.N, c.G, c.Cg, c.Mg};
   glow_kcall_params(kc, 4, p);
-  glow_nn_win_params(&c.w, kc);
+  glow_abi_win aw = glow_nn_win_abi(&c.w);
+  glow_kcall_abi(kc, &aw, sizeof aw);
   return 0;
 }
 

@@ -74,7 +74,6 @@ QMM_ROWS(qmm_rows16, int16_t, int64_t, GLOW_Q16_ELEM, glow_q16_zero, glow_q16_pu
  * with the column sums of B computed once per call (QMM_NMAX columns at most)
  * and the row sums of A once per tile of rows. */
 #define QMM_MR_MAX 6
-#define QMM_PV_MAX 4 /* = GLOW_QMM_TILE_BLOCKS (glowc.h): packed B is padded to whole tiles of it */
 #define QMM_NMAX (GLOW_STACK_PANEL_FLOATS / 4)
 
 /* 4 bytes of row a at k = 4 kq (those past K are 0), flipped. */
@@ -89,8 +88,8 @@ static inline uint32_t qmm_a4(const uint8_t *a, int64_t kq, int64_t K, uint32_t 
 }
 
 #define QMM_TILE(NAME, MR, PV)                                                                                         \
-  static inline void NAME(glow_qi16 (*acc)[QMM_PV_MAX], const uint8_t *const *ar, const int8_t *bp, int64_t K,         \
-                          int64_t KQ, uint32_t flip) {                                                                 \
+  static inline void NAME(glow_qi16 (*acc)[GLOW_QMM_TILE_BLOCKS], const uint8_t *const *ar, const int8_t *bp,          \
+                          int64_t K, int64_t KQ, uint32_t flip) {                                                      \
     for (int r = 0; r < MR; r++)                                                                                       \
       for (int v = 0; v < PV; v++)                                                                                     \
         acc[r][v] = (glow_qi16){0};                                                                                    \
@@ -157,7 +156,7 @@ static inline void qmm_packed(uint8_t *const *t, const int64_t *p, int wide) {
                 am[r] = as[as_row ? m : 0];
               }
               for (int64_t n0 = nc; n0 < nc + NC; n0 += pv) {
-                glow_qi16 acc[QMM_MR_MAX][QMM_PV_MAX];
+                glow_qi16 acc[QMM_MR_MAX][GLOW_QMM_TILE_BLOCKS];
                 const int8_t *bp = b + n0 * KQ * 64;
                 if (mr == 1)
                   qmm_tile_row(acc, ar, bp, K, KQ, flip);
