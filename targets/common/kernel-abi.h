@@ -81,4 +81,75 @@ typedef struct glow_abi_pool {
 _Static_assert(offsetof(glow_abi_pool, attr) == 22 * sizeof(int64_t), "glow_abi_pool: attr after the window");
 _Static_assert(sizeof(glow_abi_pool) == 24 * sizeof(int64_t), "glow_abi_pool: 24 params");
 
+/* ---- Matrix products ---- */
+
+/* Batched, strided Y[b][m][n] = alpha * sum_k A[b][m][k] * B[b][k][n] + beta * C[b][m][n]
+ * (kernels/gemm.c, qgemm.c) over up to 4 batch axes: bd, the batch extents; abs,
+ * bbs, cbs, A's, B's and C's batch strides; A's m and k strides, B's k and n
+ * strides, C's m and n strides (0 where C broadcasts); Y is dense. The integer
+ * kernels read za_row and zb_col (a zero point per row of A, per column of B)
+ * in place of alpha and beta. */
+typedef struct glow_abi_mm {
+  int64_t bd[4], abs[4], bbs[4], cbs[4];
+  int64_t M, N, K, ams, aks, bks, bns;
+  union {
+    struct {
+      int64_t alpha, beta; /* doubles' bits */
+    };
+    struct {
+      int64_t za_row, zb_col;
+    };
+  };
+  int64_t cms, cns;
+} glow_abi_mm;
+_Static_assert(sizeof(glow_abi_mm) == 27 * sizeof(int64_t), "glow_abi_mm: 27 params");
+
+/* matmul_f32 also takes the fused epilogue; other dtypes read up to it. */
+typedef struct glow_abi_matmul {
+  glow_abi_mm mm;
+  glow_abi_epi epi;
+} glow_abi_matmul;
+_Static_assert(sizeof(glow_abi_matmul) == 30 * sizeof(int64_t), "glow_abi_matmul: 30 params");
+
+/* QLinearMatMul (kernels/qgemm.c): as_row and bs_col, a scale per row of A, per
+ * column of B; signs, GLOW_Q_*_SIGNED; b_packed, 1: B is int8, ceil(N/16) x
+ * ceil(K/4) x 16 x 4 (compiler/passes/pack-weights.c; B's strides unused). */
+typedef struct glow_abi_qmm {
+  glow_abi_mm mm;
+  int64_t as_row, bs_col, signs, b_packed;
+} glow_abi_qmm;
+_Static_assert(sizeof(glow_abi_qmm) == 31 * sizeof(int64_t), "glow_abi_qmm: 31 params");
+
+/* Convolutions (kernels/conv.c, conv-transpose.c): N images, G groups of Cg input
+ * and Mg output channels each, the window; float32 kernels take the fused
+ * epilogue; conv_packed_f32 also panel_blocks, the blocks of 16 output channels
+ * per packed weight panel (compiler/passes/pack-conv-weights.c). Other
+ * dtypes, and ConvTranspose, read up to epi. */
+typedef struct glow_abi_conv {
+  int64_t N, G, Cg, Mg;
+  glow_abi_win w;
+  glow_abi_epi epi;
+  int64_t panel_blocks;
+} glow_abi_conv;
+_Static_assert(offsetof(glow_abi_conv, epi) == 25 * sizeof(int64_t), "glow_abi_conv: the epilogue after the window");
+_Static_assert(sizeof(glow_abi_conv) == 29 * sizeof(int64_t), "glow_abi_conv: 29 params");
+
+/* ConvInteger (kernels/conv.c): wz_per_channel, w_zero_point holds one value per
+ * output channel. */
+typedef struct glow_abi_conv_integer {
+  int64_t N, G, Cg, Mg, wz_per_channel;
+  glow_abi_win w;
+} glow_abi_conv_integer;
+_Static_assert(sizeof(glow_abi_conv_integer) == 26 * sizeof(int64_t), "glow_abi_conv_integer: 26 params");
+
+/* QLinearConv (kernels/qconv.c): signs, GLOW_Q_*_SIGNED; ws_per_channel and
+ * wz_per_channel, w_scale and w_zero_point hold one value per output channel;
+ * w_layout, 0: W is M x C/G x taps, 1: M x taps x C4, int8, C4 = C/G rounded up
+ * to 4 (compiler/passes/pack-weights.c). */
+typedef struct glow_abi_qconv {
+  int64_t N, G, Cg, Mg, signs, ws_per_channel, wz_per_channel, w_layout;
+  glow_abi_win w;
+} glow_abi_qconv;
+_Static_assert(sizeof(glow_abi_qconv) == 29 * sizeof(int64_t), "glow_abi_qconv: 29 params");
+
 #endif

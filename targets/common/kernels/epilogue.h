@@ -17,8 +17,8 @@ typedef struct {
   float a, b;
 } glow_epi;
 
-static inline glow_epi glow_epi_get(const int64_t *p) {
-  glow_epi e = {p[0], (float)glow_pf(p[1]), (float)glow_pf(p[2])};
+static inline glow_epi glow_epi_get(const glow_abi_epi *p) {
+  glow_epi e = {p->kind, (float)glow_pf(p->a), (float)glow_pf(p->b)};
   return e;
 }
 

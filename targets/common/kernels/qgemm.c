@@ -4,12 +4,7 @@
  * t: Y, A, a_scale, a_zero_point, B, b_scale, b_zero_point, y_scale,
  *    y_zero_point, bias (int32 per column of Y; zero points and bias may be
  *    NULL)
- * p: bd[4], a_bs[4], b_bs[4], c_bs[4] (batch dims and strides; c unused), M,
- *    N, K, a_ms, a_ks, b_ks, b_ns, a_zero_point per row, b_zero_point per
- *    column, c_ms, c_ns (unused), a_scale per row, b_scale per column,
- *    signedness flags (GLOW_Q_*), B packed (1: int8, ceil(N/16) x ceil(K/4)
- *    x 16 x 4, from compiler/passes/pack-weights.c; B's strides unused); Y is
- *    dense. */
+ * p: glow_abi_qmm (kernel-abi.h); Y is dense. */
 #include "kernels/nn-vec.h"
 #include "kernels/qgemm-mcu.h"
 #include "kernels/quant.h"
@@ -25,10 +20,13 @@
     const T *a = (const T *)t[1], *b = (const T *)t[4];                                                                \
     const float *as = (const float *)t[2], *bs = (const float *)t[5];                                                  \
     const int32_t *bias = (const int32_t *)t[9];                                                                       \
-    const int64_t *bd = p, *abs = p + 4, *bbs = p + 8;                                                                 \
-    int64_t M = p[16], N = p[17], K = p[18], ams = p[19], aks = p[20], bks = p[21], bns = p[22];                       \
-    int64_t za_row = p[23], zb_col = p[24], as_row = p[27], bs_col = p[28];                                            \
-    int xsg = (p[29] & GLOW_Q_X_SIGNED) != 0, wsg = (p[29] & GLOW_Q_W_SIGNED) != 0, ysg = (p[29] & GLOW_Q_Y_SIGNED) != 0; \
+    const glow_abi_qmm *qp = (const glow_abi_qmm *)p;                                                                  \
+    const int64_t *bd = qp->mm.bd, *abs = qp->mm.abs, *bbs = qp->mm.bbs;                                               \
+    int64_t M = qp->mm.M, N = qp->mm.N, K = qp->mm.K, ams = qp->mm.ams, aks = qp->mm.aks, bks = qp->mm.bks;            \
+    int64_t bns = qp->mm.bns, za_row = qp->mm.za_row, zb_col = qp->mm.zb_col, as_row = qp->as_row;                     \
+    int64_t bs_col = qp->bs_col;                                                                                       \
+    int xsg = (qp->signs & GLOW_Q_X_SIGNED) != 0, wsg = (qp->signs & GLOW_Q_W_SIGNED) != 0;                            \
+    int ysg = (qp->signs & GLOW_Q_Y_SIGNED) != 0;                                                                      \
     float ys = *(const float *)t[7];                                                                                   \
     int32_t yz = ZERO(t[8], 0, ysg);                                                                                   \
     for (int64_t b0 = 0, bi = 0; b0 < bd[0]; b0++)                                                                     \
@@ -111,10 +109,11 @@ static inline void qmm_packed(uint8_t *const *t, const int64_t *p, int wide) {
   const int8_t *b = (const int8_t *)t[4];
   const float *as = (const float *)t[2], *bs = (const float *)t[5];
   const int32_t *bias = (const int32_t *)t[9];
-  const int64_t *bd = p, *abs = p + 4;
-  int64_t M = p[16], N = p[17], K = p[18], ams = p[19];
-  int64_t za_row = p[23], zb_col = p[24], as_row = p[27], bs_col = p[28];
-  int xsg = (p[29] & GLOW_Q_X_SIGNED) != 0, ysg = (p[29] & GLOW_Q_Y_SIGNED) != 0;
+  const glow_abi_qmm *qp = (const glow_abi_qmm *)p;
+  const int64_t *bd = qp->mm.bd, *abs = qp->mm.abs;
+  int64_t M = qp->mm.M, N = qp->mm.N, K = qp->mm.K, ams = qp->mm.ams;
+  int64_t za_row = qp->mm.za_row, zb_col = qp->mm.zb_col, as_row = qp->as_row, bs_col = qp->bs_col;
+  int xsg = (qp->signs & GLOW_Q_X_SIGNED) != 0, ysg = (qp->signs & GLOW_Q_Y_SIGNED) != 0;
   float ys = *(const float *)t[7];
   int32_t yz = glow_q_zero(t[8], 0, ysg);
   int64_t KQ = (K + 3) / 4, NB = (N + 15) / 16;
@@ -191,7 +190,7 @@ static inline void qmm_packed(uint8_t *const *t, const int64_t *p, int wide) {
 GLOW_KERNEL(qlinearmatmul) {
   if (glow_qdot_mcu() && qmcu_matmul(t, p))
     return;
-  if (p[30]) /* packed B: only qmm_packed reads that layout */
+  if (((const glow_abi_qmm *)p)->b_packed) /* only qmm_packed reads that layout */
     qmm_packed(t, p, glow_qdot_wide());
   else
     qmm_rows(t, p);
