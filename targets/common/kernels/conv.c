@@ -6,7 +6,7 @@
 #include "qdot.h" /* glow_qdot_wide(): the register tile */
 
 /* The parameters: glow_abi_conv (kernel-abi.h). */
-static inline const glow_abi_conv *conv_par(const int64_t *p) { return (const glow_abi_conv *)p; }
+#define CONV_PAR(p) ((const glow_abi_conv *)(p))
 
 /* The window's arrays (a glow_abi_win) by name, and its sizes. */
 #define WIN_PARAMS(w)                                                                                                  \
@@ -38,7 +38,7 @@ static inline const glow_abi_conv *conv_par(const int64_t *p) { return (const gl
   static inline void conv_direct_##SUF(uint8_t *const *t, const int64_t *p) {                                          \
     T *y = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1], *w = (const T *)t[2], *b = (const T *)t[3];                                          \
-    const glow_abi_conv *cp = conv_par(p);                                                                             \
+    const glow_abi_conv *cp = CONV_PAR(p);                                                                             \
     int64_t N = cp->N, G = cp->G, Cg = cp->Cg, Mg = cp->Mg;                                                            \
     WIN_PARAMS(&cp->w);                                                                                                \
     for (int64_t n = 0; n < N; n++)                                                                                    \
@@ -65,7 +65,7 @@ GLOW_KERNEL(conv_f64) { conv_direct_f64(t, p); }
 
 GLOW_KERNEL(conv_f32) {
   conv_direct_f32(t, p);
-  const glow_abi_conv *cp = conv_par(p);
+  const glow_abi_conv *cp = CONV_PAR(p);
   glow_epi e = glow_epi_get(&cp->epi);
   const float *r = (const float *)t[4];
   float *y = (float *)t[0];
@@ -365,7 +365,7 @@ static inline void conv_pack(float *panel, const float *w, int64_t ld, int64_t r
 GLOW_KERNEL_PART(conv_fast_f32) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
-  const glow_abi_conv *cp = conv_par(p);
+  const glow_abi_conv *cp = CONV_PAR(p);
   int64_t N = cp->N, G = cp->G, Cg = cp->Cg, Mg = cp->Mg;
   WIN_PARAMS(&cp->w);
   glow_epi e = glow_epi_get(&cp->epi);
@@ -400,7 +400,7 @@ GLOW_KERNEL(conv_fast_f32) { glow_k_conv_fast_f32_part(t, p, 0, 1); }
 GLOW_KERNEL_PART(conv_packed_f32) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
-  const glow_abi_conv *cp = conv_par(p);
+  const glow_abi_conv *cp = CONV_PAR(p);
   int64_t N = cp->N, G = cp->G, Cg = cp->Cg, Mg = cp->Mg, nb = cp->panel_blocks;
   WIN_PARAMS(&cp->w);
   glow_epi e = glow_epi_get(&cp->epi);
@@ -467,7 +467,7 @@ static inline void conv_plane_rows(float *buf, const float *xc, int64_t r0, int6
 GLOW_KERNEL_PART(conv_plane_f32) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
-  const glow_abi_conv *cp = conv_par(p);
+  const glow_abi_conv *cp = CONV_PAR(p);
   int64_t N = cp->N, G = cp->G, Cg = cp->Cg, Mg = cp->Mg;
   WIN_PARAMS(&cp->w);
   glow_epi e = glow_epi_get(&cp->epi);

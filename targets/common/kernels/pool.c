@@ -8,14 +8,14 @@
 #include "kernels/quant.h"
 
 /* The parameters: glow_abi_pool (kernel-abi.h). */
-static inline const glow_abi_pool *pool_par(const int64_t *p) { return (const glow_abi_pool *)p; }
+#define POOL_PAR(p) ((const glow_abi_pool *)(p))
 
 /* For every output position: the tap ranges [k*0, k*1) of its window that lie
  * inside the input, then BODY over those taps with `v` the input value. */
-#define POOL_LOOP(T, x, PRE, BODY, POST) POOL_LOOP_PLANES(0, pool_par(p)->nc, T, x, PRE, BODY, POST)
+#define POOL_LOOP(T, x, PRE, BODY, POST) POOL_LOOP_PLANES(0, POOL_PAR(p)->nc, T, x, PRE, BODY, POST)
 /* The same over planes [NC0, NC1) only: a part of the work (threads). */
 #define POOL_LOOP_PLANES(NC0, NC1, T, x, PRE, BODY, POST)                                                              \
-  const glow_abi_pool *par = pool_par(p);                                                                              \
+  const glow_abi_pool *par = POOL_PAR(p);                                                                              \
   const int64_t *in = par->w.in, *out = par->w.out, *k = par->w.k, *s = par->w.s, *d = par->w.d, *pb = par->w.pb,      \
                 *pe = par->w.pe;                                                                                       \
   int64_t isz = in[0] * in[1] * in[2];                                                                                 \
@@ -44,7 +44,7 @@ static inline const glow_abi_pool *pool_par(const int64_t *p) { return (const gl
 
 /* The window is the whole input plane: one output per plane, no padding, no dilation. */
 static inline int pool_whole_plane(const int64_t *p) {
-  const glow_abi_pool *par = pool_par(p);
+  const glow_abi_pool *par = POOL_PAR(p);
   const int64_t *in = par->w.in, *out = par->w.out, *k = par->w.k, *d = par->w.d, *pb = par->w.pb, *pe = par->w.pe;
   int whole = 1;
   for (int i = 0; i < 3; i++)
@@ -53,7 +53,7 @@ static inline int pool_whole_plane(const int64_t *p) {
 }
 
 /* Part `part` of `nparts` (threads): a range of the N*C planes. */
-#define POOL_PART_PLANES int64_t nc0 = pool_par(p)->nc * part / nparts, nc1 = pool_par(p)->nc * (part + 1) / nparts
+#define POOL_PART_PLANES int64_t nc0 = POOL_PAR(p)->nc * part / nparts, nc1 = POOL_PAR(p)->nc * (part + 1) / nparts
 
 /* int8, uint8 and int16 (quantized models: the max commutes with the quantization, so
  * it works on the integers directly; int16 exactly in float too), an output row at a time: for each tap,
@@ -78,7 +78,7 @@ MAXPOOL_TAPS(i16, int16_t, -32768.0f)
 #define MAXPOOL_ROW_LOOP(T, LOWEST, NC0, NC1)                                                                          \
   T *y = (T *)t[0];                                                                                                    \
   const T *x = (const T *)t[1];                                                                                        \
-  const glow_abi_pool *par = pool_par(p);                                                                              \
+  const glow_abi_pool *par = POOL_PAR(p);                                                                              \
   const int64_t *in = par->w.in, *out = par->w.out, *k = par->w.k, *s = par->w.s, *d = par->w.d, *pb = par->w.pb;      \
   int64_t isz = in[0] * in[1] * in[2];                                                                                 \
   for (int64_t nc = (NC0); nc < (NC1); nc++)                                                                           \
@@ -115,7 +115,7 @@ typedef int32_t glow_pool_v16i __attribute__((vector_size(64)));
 
 /* The outputs [*v0, *v1) of a row whose windows lie inside it, stride-2 loads included. */
 static inline void maxpool_v16_range(const int64_t *p, int64_t *v0, int64_t *v1) {
-  const glow_abi_pool *par = pool_par(p);
+  const glow_abi_pool *par = POOL_PAR(p);
   const int64_t *in = par->w.in, *out = par->w.out, *k = par->w.k, *s = par->w.s, *d = par->w.d, *pb = par->w.pb;
   int64_t sw = s[2], last = in[2] - sw - ((k[2] - 1) * d[2] - pb[2]); /* ow * sw + reach + sw - 1 < IW */
   *v0 = (pb[2] + sw - 1) / sw;
@@ -127,14 +127,14 @@ static inline void maxpool_v16_range(const int64_t *p, int64_t *v0, int64_t *v1)
 static inline int maxpool_v16_applies(const int64_t *p) {
   int64_t v0, v1;
   maxpool_v16_range(p, &v0, &v1);
-  const glow_abi_win *w = &pool_par(p)->w;
+  const glow_abi_win *w = &POOL_PAR(p)->w;
   return w->in[0] == 1 && w->k[0] == 1 && (w->s[2] == 1 || w->s[2] == 2) && v1 - v0 >= 16;
 }
 
 static inline void maxpool_v16_f32(uint8_t *const *t, const int64_t *p, int64_t nc0, int64_t nc1) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1];
-  const glow_abi_pool *par = pool_par(p);
+  const glow_abi_pool *par = POOL_PAR(p);
   const int64_t *in = par->w.in, *out = par->w.out, *k = par->w.k, *s = par->w.s, *d = par->w.d, *pb = par->w.pb;
   int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sw = s[2], v0, v1;
   maxpool_v16_range(p, &v0, &v1);
@@ -194,11 +194,11 @@ MAXPOOL(f64, double, -__builtin_inf(), 0)
 
 #define MAXPOOL_ROWS(SUF, T, LOWEST)                                                                                   \
   GLOW_KERNEL(maxpool_##SUF) {                                                                                         \
-    if (pool_par(p)->w.out[2] < 32) {                                                                                  \
+    if (POOL_PAR(p)->w.out[2] < 32) {                                                                                  \
       glow_k_maxpool_##SUF##_taps(t, p);                                                                               \
       return;                                                                                                          \
     }                                                                                                                  \
-    MAXPOOL_ROW_LOOP(T, LOWEST, 0, pool_par(p)->nc)                                                                    \
+    MAXPOOL_ROW_LOOP(T, LOWEST, 0, POOL_PAR(p)->nc)                                                                    \
   }
 
 MAXPOOL_ROWS(u8, uint8_t, 0)
@@ -210,7 +210,7 @@ MAXPOOL_ROWS(i16, int16_t, -32768)
 #define MAXPOOL_INDICES(SUF, T, LOWEST)                                                                                \
   GLOW_KERNEL(maxpool_indices_##SUF) {                                                                                 \
     T *y = (T *)t[0];                                                                                                  \
-    int64_t *ix = (int64_t *)t[1], colmajor = pool_par(p)->attr;                                                       \
+    int64_t *ix = (int64_t *)t[1], colmajor = POOL_PAR(p)->attr;                                                       \
     POOL_LOOP(                                                                                                         \
         T, (const T *)t[2], T acc = LOWEST; int64_t arg = -1,                                                          \
                                             {                                                                          \
@@ -261,10 +261,10 @@ static inline float pool_sum_f32(const float *x, int64_t n) {
   GLOW_KERNEL(avgpool_##SUF) { glow_k_avgpool_##SUF##_part(t, p, 0, 1); }                                              \
   GLOW_KERNEL_PART(avgpool_##SUF) {                                                                                    \
     T *y = (T *)t[0];                                                                                                  \
-    int64_t incl = pool_par(p)->attr;                                                                                  \
+    int64_t incl = POOL_PAR(p)->attr;                                                                                  \
     POOL_PART_PLANES;                                                                                                  \
     if (WHOLE_F32 && pool_whole_plane(p)) {                                                                            \
-      const int64_t *in = pool_par(p)->w.in, n = in[0] * in[1] * in[2];                                                \
+      const int64_t *in = POOL_PAR(p)->w.in, n = in[0] * in[1] * in[2];                                                \
       for (int64_t nc = nc0; nc < nc1; nc++)                                                                           \
         y[nc] = (T)(pool_sum_f32((const float *)t[1] + nc * n, n) / (float)n);                                         \
       return;                                                                                                          \
@@ -293,8 +293,8 @@ AVGPOOL(f64, double, 0)
  * p: common, count_include_pad, signed */
 GLOW_KERNEL(qlinear_avgpool_q8) {
   uint8_t *y = t[0];
-  int64_t incl = pool_par(p)->attr;
-  int sgn = (int)pool_par(p)->sign;
+  int64_t incl = POOL_PAR(p)->attr;
+  int sgn = (int)POOL_PAR(p)->sign;
   float xs = *(const float *)t[2], ys = *(const float *)t[4];
   int32_t zx = glow_q_zero(t[3], 0, sgn);
   float zy = (float)glow_q_zero(t[5], 0, sgn);
@@ -316,7 +316,7 @@ GLOW_KERNEL(qlinear_avgpool_q8) {
 #define LPPOOL(SUF, T)                                                                                                 \
   GLOW_KERNEL(lppool_##SUF) {                                                                                          \
     T *y = (T *)t[0];                                                                                                  \
-    int64_t e = pool_par(p)->attr;                                                                                     \
+    int64_t e = POOL_PAR(p)->attr;                                                                                     \
     POOL_LOOP(                                                                                                         \
         T, (const T *)t[1], T acc = 0,                                                                                 \
         {                                                                                                              \

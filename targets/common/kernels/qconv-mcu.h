@@ -48,7 +48,7 @@ typedef struct {
 } qmcu_geo;
 
 static inline qmcu_geo qmcu_geo_of(const int64_t *p) {
-  const glow_abi_qconv *qa = qconv_par(p);
+  const glow_abi_qconv *qa = QCONV_PAR(p);
   const int64_t *in = qa->w.in, *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d, *pb = qa->w.pb;
   qmcu_geo g;
   g.N = (int32_t)qa->N;
@@ -84,7 +84,7 @@ static inline qmcu_geo qmcu_geo_of(const int64_t *p) {
 /* Whether this file's paths take the convolution: 1-D and 2-D, sizes that fit
  * 32-bit indices. */
 static inline int qmcu_conv_applies(const int64_t *p) {
-  const glow_abi_qconv *qa = qconv_par(p);
+  const glow_abi_qconv *qa = QCONV_PAR(p);
   const int64_t *in = qa->w.in, *out = qa->w.out, *k = qa->w.k, *pb = qa->w.pb;
   return in[0] == 1 && out[0] == 1 && k[0] == 1 && pb[0] == 0 && qa->N * qa->G * qa->Cg * in[1] * in[2] < (1 << 30) &&
          qa->N * qa->G * qa->Mg * out[1] * out[2] < (1 << 30) && !(qa->w_layout && qa->Cg == 1);

@@ -121,7 +121,7 @@ typedef struct {
 } qconv2_plan;
 
 static inline qconv2_plan qconv2_plan_for(const int64_t *p, int wide) {
-  const glow_abi_qconv *qa = qconv_par(p);
+  const glow_abi_qconv *qa = QCONV_PAR(p);
   const int64_t *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d;
   qconv2_plan pl = {0, 0, 0, 0};
   if (!qconv_band_applies(p))
@@ -235,7 +235,7 @@ static inline void qconv_pairs(uint8_t *const *t, const int64_t *p, qconv2_plan 
 
 /* Words of one phase row: the output columns in whole vectors, and the taps' offsets. */
 static inline int64_t qconv2_plane_pitch(const int64_t *p) {
-  const glow_abi_qconv *qa = qconv_par(p);
+  const glow_abi_qconv *qa = QCONV_PAR(p);
   const int64_t *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d;
   return (out[2] + 15) / 16 * 16 + (k[2] - 1) * d[2] / s[2];
 }
@@ -243,7 +243,7 @@ static inline int64_t qconv2_plane_pitch(const int64_t *p) {
 /* Bytes of the padded input row that qconv2_plane_row reads: the last vector
  * of the last phase, dw further, and a 32-byte load for stride 2. */
 static inline int64_t qconv2_plane_rowbytes(const int64_t *p) {
-  const glow_abi_qconv *qa = qconv_par(p);
+  const glow_abi_qconv *qa = QCONV_PAR(p);
   const int64_t *in = qa->w.in, *s = qa->w.s, *d = qa->w.d, *pb = qa->w.pb;
   int64_t need = s[2] * (qconv2_plane_pitch(p) + 16) + d[2] + 32;
   return need > pb[2] + in[2] ? need : pb[2] + in[2];
@@ -251,7 +251,7 @@ static inline int64_t qconv2_plane_rowbytes(const int64_t *p) {
 
 /* Output rows per band (a constant, as qconv2_plan_for), 0 where this path does not apply. */
 static inline int64_t qconv2_plane_rows(const int64_t *p) {
-  const glow_abi_qconv *qa = qconv_par(p);
+  const glow_abi_qconv *qa = QCONV_PAR(p);
   const int64_t *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d;
   int64_t pw = qconv2_plane_pitch(p);
   if (!qconv_plane_applies(p) || pw > QCONV2_PLANE_PITCH || k[1] * ((k[2] + 1) / 2) > QCONV2_PLANE_PAIRS ||

@@ -11,7 +11,7 @@
 #include "qdot.h"
 
 /* The parameters: glow_abi_qconv (kernel-abi.h). */
-static inline const glow_abi_qconv *qconv_par(const int64_t *p) { return (const glow_abi_qconv *)p; }
+#define QCONV_PAR(p) ((const glow_abi_qconv *)(p))
 
 #define QCONV_CHUNK 256 /* output columns summed at a time */
 
@@ -40,7 +40,7 @@ static inline void qconv_row8(int32_t *acc, const uint8_t *x, int32_t w, int32_t
     const int32_t *b = (const int32_t *)t[9];                                                                          \
     const float *ws = (const float *)t[5];                                                                             \
     float xs = *(const float *)t[2], ys = *(const float *)t[7];                                                        \
-    const glow_abi_qconv *qa = qconv_par(p);                                                                           \
+    const glow_abi_qconv *qa = QCONV_PAR(p);                                                                           \
     int64_t N = qa->N, G = qa->G, Cg = qa->Cg, Mg = qa->Mg, ws_pc = qa->ws_per_channel, wz_pc = qa->wz_per_channel;    \
     int xsg = (qa->signs & GLOW_Q_X_SIGNED) != 0, wsg = (qa->signs & GLOW_Q_W_SIGNED) != 0,                            \
         ysg = (qa->signs & GLOW_Q_Y_SIGNED) != 0;                                                                      \
@@ -225,7 +225,7 @@ static inline int32_t qconv_dot_x(uint8_t *const *t, int xsg, uint8_t *flip) {
   const int32_t *b = (const int32_t *)t[9];                                                                            \
   const float *ws = (const float *)t[5];                                                                               \
   float xscale = *(const float *)t[2], ys = *(const float *)t[7];                                                      \
-  const glow_abi_qconv *qa = qconv_par(p);                                                                             \
+  const glow_abi_qconv *qa = QCONV_PAR(p);                                                                             \
   int64_t N = qa->N, G = qa->G, Mg = qa->Mg, ws_pc = qa->ws_per_channel, wz_pc = qa->wz_per_channel;                   \
   int xsg = (qa->signs & GLOW_Q_X_SIGNED) != 0, wsg = (qa->signs & GLOW_Q_W_SIGNED) != 0,                              \
       ysg = (qa->signs & GLOW_Q_Y_SIGNED) != 0;                                                                        \
@@ -240,7 +240,7 @@ static inline int32_t qconv_dot_x(uint8_t *const *t, int xsg, uint8_t *flip) {
   const int32_t *b = (const int32_t *)t[9];                                                                            \
   const float *ws = (const float *)t[5];                                                                               \
   float xscale = *(const float *)t[2], ys = *(const float *)t[7];                                                      \
-  const glow_abi_qconv *qa = qconv_par(p);                                                                             \
+  const glow_abi_qconv *qa = QCONV_PAR(p);                                                                             \
   int64_t N = qa->N, G = qa->G, Cg = qa->Cg, Mg = qa->Mg, ws_pc = qa->ws_per_channel, wz_pc = qa->wz_per_channel;      \
   int xsg = (qa->signs & GLOW_Q_X_SIGNED) != 0, ysg = (qa->signs & GLOW_Q_Y_SIGNED) != 0;                              \
   const int64_t *in = qa->w.in, *out = qa->w.out, *s = qa->w.s, *d = qa->w.d, *pb = qa->w.pb;                          \
@@ -248,7 +248,7 @@ static inline int32_t qconv_dot_x(uint8_t *const *t, int xsg, uint8_t *flip) {
 
 /* The band geometry that does not depend on the band (Cq and SL do). */
 static inline qconv_geo qconv_geo_of(const int64_t *p) {
-  const glow_abi_qconv *qa = qconv_par(p);
+  const glow_abi_qconv *qa = QCONV_PAR(p);
   const int64_t *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d;
   qconv_geo geo;
   geo.c4 = (qa->Cg + 3) / 4 * 4;
@@ -357,13 +357,13 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
  * 2-D; not depthwise (one input and one output channel per group), where a
  * tile would be 1 of its channel rows and 1 of the bytes of each dot product. */
 static inline int qconv_band_applies(const int64_t *p) {
-  const glow_abi_qconv *qa = qconv_par(p);
+  const glow_abi_qconv *qa = QCONV_PAR(p);
   const int64_t *in = qa->w.in, *out = qa->w.out, *k = qa->w.k, *pb = qa->w.pb;
   return qa->w_layout && in[0] == 1 && out[0] == 1 && k[0] == 1 && pb[0] == 0 && !(qa->Cg == 1 && qa->Mg == 1);
 }
 
 static inline int64_t qconv_rows_per_band(const int64_t *p, int wide) {
-  const glow_abi_qconv *qa = qconv_par(p);
+  const glow_abi_qconv *qa = QCONV_PAR(p);
   const int64_t *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d;
   if (!qconv_band_applies(p))
     return 0;
@@ -379,7 +379,7 @@ static inline int64_t qconv_rows_per_band(const int64_t *p, int wide) {
  * before its own limits: one input channel per group, 2-D, weights in their
  * ONNX layout, horizontal strides 1 and 2. */
 static inline int qconv_plane_applies(const int64_t *p) {
-  const glow_abi_qconv *qa = qconv_par(p);
+  const glow_abi_qconv *qa = QCONV_PAR(p);
   const int64_t *in = qa->w.in, *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *pb = qa->w.pb;
   return !qa->w_layout && qa->Cg == 1 && in[0] == 1 && out[0] == 1 && k[0] == 1 && pb[0] == 0 && s[2] <= 2;
 }
