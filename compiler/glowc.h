@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../targets/common/kernel-abi.h" /* the kernels' parameter structs and constants */
+
 #define GLOWC_VERSION "0.1.0"
 #define GLOW_MAX_RANK 8
 #define GLOW_ALIGN 64
@@ -450,20 +452,6 @@ int glow_conv_winograd_fit(const glow_graph *g, const glow_node *n, int max_bloc
 /* ops/nn-conv-winograd.c: U = G g G^T of M x C 3x3 filters w, per block of 16 * nb output
  * channels U[block][xi][c][16 * nb] (36 * M * C floats) */
 void glow_winograd_weights(const float *w, int64_t M, int64_t C, int64_t nb, float *u);
-/* Epilogue kinds (glow.epi): pinned, the kernels' epilogue.h has the same numbers. */
-enum {
-  GLOW_EPI_NONE = 0,
-  GLOW_EPI_RELU = 1,
-  GLOW_EPI_CLIP = 2,
-  GLOW_EPI_SIGMOID = 3,
-  GLOW_EPI_SWISH = 4,
-  GLOW_EPI_HARDSWISH = 5,
-  GLOW_EPI_LEAKY_RELU = 6,
-  GLOW_EPI_HARDSIGMOID = 7
-};
-/* Packed int8 matmul weights (pack-weights.c) hold whole tiles of this many blocks of 16
- * columns: the kernel's tiles (targets/common/kernels/qgemm.c, QMM_PV_MAX) read them whole. */
-#define GLOW_QMM_TILE_BLOCKS 4
 /* Blocks of 16 columns packed B holds for n columns: ceil(n/16) rounded up to whole tiles. */
 static inline int64_t glow_qmm_packed_blocks(int64_t n) {
   return ((n + 15) / 16 + GLOW_QMM_TILE_BLOCKS - 1) / GLOW_QMM_TILE_BLOCKS * GLOW_QMM_TILE_BLOCKS;

@@ -79,11 +79,9 @@ static int lower_wino(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 4; i++) /* X, U, B, the residual */
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
-  int64_t p[] = {s.N, s.C, s.M, s.H, s.W, s.OH, s.OW, s.pads[0], s.pads[1], s.nb};
-  glow_kcall_params(kc, 10, p);
-  glow_kcall_param(kc, glow_attr_int(n, "glow.epi", 0)); /* the epilogue: kernels/epilogue.h */
-  glow_kcall_paramf(kc, (float)glow_attr_float(n, "glow.epi_a", 0.0));
-  glow_kcall_paramf(kc, (float)glow_attr_float(n, "glow.epi_b", 0.0));
+  glow_abi_conv_wino a = {.N = s.N, .C = s.C, .M = s.M, .H = s.H, .W = s.W, .OH = s.OH, .OW = s.OW, .pt = s.pads[0],
+                          .pl = s.pads[1], .nb = s.nb, .epi = glow_nn_conv_epi(n)};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

@@ -198,6 +198,13 @@ static int is_pointwise(const glow_graph *g, const glow_node *n, const conv_shap
   return 1;
 }
 
+/* The fused epilogue (passes/fuse-epilogue.c): kind and bounds. */
+glow_abi_epi glow_nn_conv_epi(const glow_node *n) {
+  glow_abi_epi e = {glow_attr_int(n, "glow.epi", GLOW_EPI_NONE), glow_f2p((float)glow_attr_float(n, "glow.epi_a", 0.0)),
+                    glow_f2p((float)glow_attr_float(n, "glow.epi_b", 0.0))};
+  return e;
+}
+
 static void lower_pointwise(const glow_graph *g, const glow_node *n, const conv_shape *c, glow_kcall *kc) {
   const glow_nn_win *w = &c->w;
   int64_t P = 1;
@@ -221,11 +228,9 @@ static void lower_pointwise(const glow_graph *g, const glow_node *n, const conv_
   q.beta = 1;
   q.cms = 1;
   glow_nn_mm_lower(&q, GLOW_DT_F32, n->out[0], n->in[1], n->in[0], glow_in(g, n, 2) ? n->in[2] : -1, kc);
-  GLOW_ASSERT(kc->ntensors == 5 && kc->nparams == 30); /* the epilogue: residual t[4], p[27..29] */
-  kc->tensors[4] = n->nin > 3 ? n->in[3] : -1;
-  kc->params[27] = glow_attr_int(n, "glow.epi", GLOW_EPI_NONE);
-  kc->params[28] = glow_f2p((float)glow_attr_float(n, "glow.epi_a", 0.0));
-  kc->params[29] = glow_f2p((float)glow_attr_float(n, "glow.epi_b", 0.0));
+  GLOW_ASSERT(kc->ntensors == 5 && kc->nparams == (int)GLOW_ABI_PARAMS(glow_abi_matmul));
+  kc->tensors[4] = n->nin > 3 ? n->in[3] : -1; /* the epilogue: residual t[4] */
+  ((glow_abi_matmul *)kc->params)->epi = glow_nn_conv_epi(n);
 }
 
 /* The kernel of a conv that is not pointwise: float32 with enough output
@@ -290,17 +295,12 @@ static int lower_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
-  int64_t p[] = {c.N, c.G, c.Cg, c.Mg};
-  glow_kcall_params(kc, 4, p);
-  glow_nn_win_params(&c.w, kc);
-  if (f32) { /* the epilogue (kernels/epilogue.h): residual t[4], kind and bounds p[25..27] */
+  glow_abi_conv a = {.N = c.N, .G = c.G, .Cg = c.Cg, .Mg = c.Mg, .w = glow_nn_win_abi(&c.w), .panel_blocks = nb};
+  if (f32) { /* the epilogue (kernels/epilogue.h): residual t[4] */
     glow_kcall_tensor(kc, n->nin > 3 ? n->in[3] : -1);
-    glow_kcall_param(kc, glow_attr_int(n, "glow.epi", 0));
-    glow_kcall_paramf(kc, (float)glow_attr_float(n, "glow.epi_a", 0.0));
-    glow_kcall_paramf(kc, (float)glow_attr_float(n, "glow.epi_b", 0.0));
+    a.epi = glow_nn_conv_epi(n);
   }
-  if (nb)
-    glow_kcall_param(kc, nb);
+  glow_kcall_abi(kc, &a, nb ? sizeof a : f32 ? offsetof(glow_abi_conv, panel_blocks) : offsetof(glow_abi_conv, epi));
   return 0;
 }
 
@@ -341,9 +341,8 @@ static int lower_conv_integer(const glow_graph *g, const glow_node *n, glow_kcal
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 4; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
-  int64_t p[] = {c.N, c.G, c.Cg, c.Mg, wz && glow_value_numel(wz) > 1};
-  glow_kcall_params(kc, 5, p);
-  glow_nn_win_params(&c.w, kc);
+  glow_abi_conv_integer a = {c.N, c.G, c.Cg, c.Mg, wz && glow_value_numel(wz) > 1, glow_nn_win_abi(&c.w)};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 
@@ -446,16 +445,16 @@ static int lower_qlinear_conv(const glow_graph *g, const glow_node *n, glow_kcal
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 9; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
-  int64_t p[] = {c.N,
-                 c.G,
-                 c.Cg,
-                 c.Mg,
-                 glow_q_sign_flags(glow_in(g, n, 0)->dt, glow_in(g, n, 3)->dt, qconv_type(g, n)),
-                 glow_value_numel(ws) > 1,
-                 wz && glow_value_numel(wz) > 1,
-                 w_channels_last(n)};
-  glow_kcall_params(kc, 8, p);
-  glow_nn_win_params(&c.w, kc);
+  glow_abi_qconv a = {.N = c.N,
+                      .G = c.G,
+                      .Cg = c.Cg,
+                      .Mg = c.Mg,
+                      .signs = glow_q_sign_flags(glow_in(g, n, 0)->dt, glow_in(g, n, 3)->dt, qconv_type(g, n)),
+                      .ws_per_channel = glow_value_numel(ws) > 1,
+                      .wz_per_channel = wz && glow_value_numel(wz) > 1,
+                      .w_layout = w_channels_last(n),
+                      .w = glow_nn_win_abi(&c.w)};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

@@ -89,9 +89,8 @@ static int lower_convt(const glow_graph *g, const glow_node *n, glow_kcall *kc) 
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
-  int64_t p[] = {c.N, c.G, c.Cg, c.Mg};
-  glow_kcall_params(kc, 4, p);
-  glow_nn_win_params(&c.w, kc);
+  glow_abi_conv a = {.N = c.N, .G = c.G, .Cg = c.Cg, .Mg = c.Mg, .w = glow_nn_win_abi(&c.w)};
+  glow_kcall_abi(kc, &a, offsetof(glow_abi_conv, epi));
   return 0;
 }
 

@@ -1,10 +1,8 @@
 /* Matrix products: Gemm, MatMul (numpy semantics), MatMulInteger and QLinearMatMul. All lower
  * to one strided, batched kernel family:
  *   Y[b][m][n] = alpha * sum_k A[b][m][k] * B[b][k][n] + beta * C[b][m][n]
- * params: batch dims[4]; A, B and C batch strides[4] each; M, N, K; A's m and
- * k strides; B's k and n strides; alpha, beta; C's m and n strides (0 where C
- * broadcasts). Y is dense. MatMulInteger's and QLinearMatMul's kernels take the
- * same params with zero-point modes in place of alpha and beta. */
+ * params: glow_abi_mm (kernel-abi.h); MatMulInteger's and QLinearMatMul's
+ * kernels read zero-point modes in place of alpha and beta. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,13 +20,19 @@ void glow_nn_mm_init(mm_params *q) {
   q->alpha = 1;
 }
 
-static void mm_pack(const mm_params *q, glow_kcall *kc, int64_t x, int64_t y) {
-  glow_kcall_params(kc, MM_BATCH, q->bd);
-  glow_kcall_params(kc, MM_BATCH, q->abs);
-  glow_kcall_params(kc, MM_BATCH, q->bbs);
-  glow_kcall_params(kc, MM_BATCH, q->cbs);
-  int64_t p[] = {q->M, q->N, q->K, q->ams, q->aks, q->bks, q->bns, x, y, q->cms, q->cns};
-  glow_kcall_params(kc, 11, p);
+_Static_assert(sizeof(((glow_abi_mm *)0)->bd) == MM_BATCH * sizeof(int64_t), "the kernels' batch axes");
+
+/* The kernels' parameters (kernel-abi.h), alpha and beta (or zero-point modes) left 0. */
+static glow_abi_mm mm_abi(const mm_params *q) {
+  glow_abi_mm a = {.M = q->M, .N = q->N, .K = q->K, .ams = q->ams, .aks = q->aks, .bks = q->bks, .bns = q->bns,
+                   .cms = q->cms, .cns = q->cns};
+  for (int i = 0; i < MM_BATCH; i++) {
+    a.bd[i] = q->bd[i];
+    a.abs[i] = q->abs[i];
+    a.bbs[i] = q->bbs[i];
+    a.cbs[i] = q->cbs[i];
+  }
+  return a;
 }
 
 static int mm_next(const mm_params *q, int64_t *bi) {
@@ -169,11 +173,12 @@ void glow_nn_mm_lower(const mm_params *qin, glow_dtype dt, int y, int a, int b, 
   glow_kcall_tensor(kc, a);
   glow_kcall_tensor(kc, b);
   glow_kcall_tensor(kc, c);
-  mm_pack(&q, kc, glow_f2p(q.alpha), glow_f2p(q.beta));
-  if (dt == GLOW_DT_F32) { /* no epilogue (kernels/epilogue.h); fused 1x1 convs set one */
+  glow_abi_matmul abi = {.mm = mm_abi(&q), .epi = {GLOW_EPI_NONE, 0, 0}};
+  abi.mm.alpha = glow_f2p(q.alpha);
+  abi.mm.beta = glow_f2p(q.beta);
+  if (dt == GLOW_DT_F32) /* no epilogue (kernels/epilogue.h); fused 1x1 convs set one */
     glow_kcall_tensor(kc, -1);
-    glow_kcall_params(kc, 3, (const int64_t[]){GLOW_EPI_NONE, 0, 0});
-  }
+  glow_kcall_abi(kc, &abi, dt == GLOW_DT_F32 ? sizeof abi : offsetof(glow_abi_matmul, epi));
 }
 
 static int lower_mm(const glow_graph *g, const glow_node *n, const mm_params *q, int cin, glow_kcall *kc) {
@@ -365,7 +370,10 @@ static int lower_matmul_integer(const glow_graph *g, const glow_node *n, glow_kc
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 4; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
-  mm_pack(&q, kc, za && glow_value_numel(za) > 1, zb && glow_value_numel(zb) > 1);
+  glow_abi_mm a = mm_abi(&q);
+  a.za_row = za && glow_value_numel(za) > 1;
+  a.zb_col = zb && glow_value_numel(zb) > 1;
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 
@@ -470,9 +478,7 @@ static int eval_qlinear_matmul(const glow_graph *g, const glow_node *n, void *co
   return 0;
 }
 
-/* Tensors: Y, the 8 inputs, B (or none). Params: as matmul_integer (zero point
- * per row of A, per column of B), then a_scale per row, b_scale per column, the
- * signedness flags, B packed. */
+/* Tensors: Y, the 8 inputs, B (or none). Params: glow_abi_qmm (kernel-abi.h). */
 static int lower_qlinear_matmul(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   mm_params q;
   int64_t od[GLOW_MAX_RANK];
@@ -487,10 +493,14 @@ static int lower_qlinear_matmul(const glow_graph *g, const glow_node *n, glow_kc
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 9; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
-  mm_pack(&q, kc, za_row, zb && glow_value_numel(zb) > 1);
-  int64_t p[] = {a_row, glow_value_numel(bs) > 1,
-                 glow_q_sign_flags(glow_in(g, n, 0)->dt, glow_in(g, n, 3)->dt, qmatmul_type(g, n)), b_packed(n)};
-  glow_kcall_params(kc, 4, p);
+  glow_abi_qmm a = {.mm = mm_abi(&q),
+                    .as_row = a_row,
+                    .bs_col = glow_value_numel(bs) > 1,
+                    .signs = glow_q_sign_flags(glow_in(g, n, 0)->dt, glow_in(g, n, 3)->dt, qmatmul_type(g, n)),
+                    .b_packed = b_packed(n)};
+  a.mm.za_row = za_row;
+  a.mm.zb_col = zb && glow_value_numel(zb) > 1;
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

@@ -136,14 +136,11 @@ static int lower_pool(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   if (indices)
     glow_kcall_tensor(kc, n->out[1]);
   glow_kcall_tensor(kc, n->in[0]);
-  glow_kcall_param(kc, x->dims[0] * x->dims[1]);
-  glow_nn_win_params(&w, kc);
-  if (kind == POOL_AVG)
-    glow_kcall_param(kc, glow_attr_int(n, "count_include_pad", 0));
-  if (kind == POOL_LP)
-    glow_kcall_param(kc, glow_attr_int(n, "p", 2));
-  if (indices)
-    glow_kcall_param(kc, glow_attr_int(n, "storage_order", 0));
+  glow_abi_pool a = {.nc = x->dims[0] * x->dims[1], .w = glow_nn_win_abi(&w)};
+  a.attr = kind == POOL_AVG ? glow_attr_int(n, "count_include_pad", 0)
+           : kind == POOL_LP ? glow_attr_int(n, "p", 2)
+                             : glow_attr_int(n, "storage_order", 0);
+  glow_kcall_abi(kc, &a, kind == POOL_MAX && !indices ? offsetof(glow_abi_pool, attr) : offsetof(glow_abi_pool, sign));
   return 0;
 }
 

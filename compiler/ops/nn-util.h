@@ -24,8 +24,11 @@ int glow_nn_win_get(const glow_graph *g, const glow_node *n, const glow_value *x
  * output_shape, output_padding and pads or auto_pad). */
 int glow_nn_win_get_transposed(const glow_graph *g, const glow_node *n, const glow_value *x, const int64_t *kernel,
                                glow_nn_win *w);
-/* Appends in[3], out[3], k[3], s[3], d[3], pb[3], pe[3] (right-aligned to 3 axes). */
-void glow_nn_win_params(const glow_nn_win *w, glow_kcall *kc);
+/* The kernels' window (kernel-abi.h): w right-aligned to 3 axes. */
+glow_abi_win glow_nn_win_abi(const glow_nn_win *w);
+/* ops/nn-conv.c: the epilogue that passes/fuse-epilogue.c fused into a float32 conv
+ * (glow.epi, glow.epi_a, glow.epi_b), as the kernels read it. */
+glow_abi_epi glow_nn_conv_epi(const glow_node *n);
 /* The shape of a pool's output: x's N and C, then w's output extents (x->rank values). */
 void glow_nn_win_out_dims(const glow_value *x, const glow_nn_win *w, int64_t *dims);
 /* Row-major offset of spatial position pos[nsp] in an extent ext[nsp]. */

@@ -146,13 +146,19 @@ int glow_nn_win_get_transposed(const glow_graph *g, const glow_node *n, const gl
   return 0;
 }
 
-void glow_nn_win_params(const glow_nn_win *w, glow_kcall *kc) {
-  const int64_t *f[7] = {w->in, w->out, w->k, w->s, w->d, w->pb, w->pe};
-  for (int a = 0; a < 7; a++)
-    for (int i = 0; i < 3; i++) {
-      int j = i - (3 - w->nsp);
-      glow_kcall_param(kc, j < 0 ? (a == 5 || a == 6 ? 0 : 1) : f[a][j]);
-    }
+glow_abi_win glow_nn_win_abi(const glow_nn_win *w) {
+  glow_abi_win a;
+  for (int i = 0; i < 3; i++) {
+    int j = i - (3 - w->nsp); /* leading axes: extent 1, no padding */
+    a.in[i] = j < 0 ? 1 : w->in[j];
+    a.out[i] = j < 0 ? 1 : w->out[j];
+    a.k[i] = j < 0 ? 1 : w->k[j];
+    a.s[i] = j < 0 ? 1 : w->s[j];
+    a.d[i] = j < 0 ? 1 : w->d[j];
+    a.pb[i] = j < 0 ? 0 : w->pb[j];
+    a.pe[i] = j < 0 ? 0 : w->pe[j];
+  }
+  return a;
 }
 
 void glow_nn_win_out_dims(const glow_value *x, const glow_nn_win *w, int64_t *dims) {

@@ -12,6 +12,13 @@ static inline glow_value *glow_out(const glow_graph *g, const glow_node *n, int 
   return i < n->nout && n->out[i] >= 0 ? &g->vals[n->out[i]] : NULL;
 }
 
+/* Appends the first `bytes` of a kernel's parameter struct (kernel-abi.h): all of it, or
+ * the prefix its kernel reads. */
+static inline void glow_kcall_abi(glow_kcall *kc, const void *abi, size_t bytes) {
+  GLOW_ASSERT(bytes % sizeof(int64_t) == 0);
+  glow_kcall_params(kc, (int)(bytes / sizeof(int64_t)), (const int64_t *)abi);
+}
+
 /* ops/op-util.c */
 /* Output takes input 0's dtype and shape. */
 int glow_infer_same_as_input(glow_graph *g, glow_node *n);

@@ -233,10 +233,11 @@ static int lower_qavg(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   }
   glow_kcall_init(kc, "glow_k_qlinear_avgpool_q8");
   qpool_tensors(n, kc);
-  glow_kcall_param(kc, planes);
-  glow_nn_win_params(&w, kc);
-  glow_kcall_param(kc, glow_attr_int(n, "count_include_pad", 0) != 0);
-  glow_kcall_param(kc, x->dt == GLOW_DT_I8);
+  glow_abi_pool a = {.nc = planes,
+                     .w = glow_nn_win_abi(&w),
+                     .attr = glow_attr_int(n, "count_include_pad", 0) != 0,
+                     .sign = x->dt == GLOW_DT_I8};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

@@ -46,10 +46,11 @@ static inline int32_t glow_q_zero(const glow_value *z, const void *data, int64_t
   return z ? (int32_t)glow_elem_geti(z->dt, data, glow_value_numel(z) > 1 ? i : 0) : 0;
 }
 
-/* Kernel params' signedness flags: bit 0 the input (x, A), bit 1 the weights
- * (w, B), bit 2 the output. */
+/* Kernel params' signedness flags (kernel-abi.h): the input (x, A), the weights
+ * (w, B), the output. */
 static inline int64_t glow_q_sign_flags(glow_dtype x, glow_dtype w, glow_dtype y) {
-  return (x != GLOW_DT_U8) | (w != GLOW_DT_U8) << 1 | (y != GLOW_DT_U8) << 2;
+  return (x != GLOW_DT_U8 ? GLOW_Q_X_SIGNED : 0) | (w != GLOW_DT_U8 ? GLOW_Q_W_SIGNED : 0) |
+         (y != GLOW_DT_U8 ? GLOW_Q_Y_SIGNED : 0);
 }
 
 /* quant-linear.c */

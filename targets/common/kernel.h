@@ -12,13 +12,16 @@
  * The bundle's entry function calls kernels with `t` and `p` built from
  * constants, then inlines them, so every shape and stride below folds into
  * the code LLVM generates. Parameter layouts are fixed by the lowering code in
- * compiler/ops/ that packs them; each kernel states its layout in a comment.
+ * compiler/ops/ that packs them: a struct of kernel-abi.h for the families
+ * there, else a layout each kernel states in a comment.
  * Floating-point attributes travel as the bits of a double (glow_pf()). */
 #ifndef GLOW_KERNEL_H
 #define GLOW_KERNEL_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "kernel-abi.h"
 
 #define GLOW_KERNEL(name) void glow_k_##name(uint8_t *const *t, const int64_t *p)
 #define GLOW_KERNEL_PART(name)                                                                                         \

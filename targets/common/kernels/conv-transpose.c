@@ -5,14 +5,15 @@
 
 /* Each input position scatters x * w to the outputs its taps reach; per tap
  * the input positions whose output lands inside form a range on each axis.
- * t: Y, X, W, B (B may be NULL); p: N, G, C/G, M/G, in[3], out[3], k[3],
- * s[3], d[3], pb[3], pe[3] (in: X's extents, out: Y's). */
+ * t: Y, X, W, B (B may be NULL); p: glow_abi_conv (kernel-abi.h) up to its
+ * epilogue, the window's in: X's extents, out: Y's. */
 #define CONV_TRANSPOSE(SUF, T)                                                                                         \
   GLOW_KERNEL(conv_transpose_##SUF) {                                                                                  \
     T *y = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1], *w = (const T *)t[2], *b = (const T *)t[3];                                          \
-    int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3];                                                                  \
-    const int64_t *in = p + 4, *out = p + 7, *k = p + 10, *s = p + 13, *d = p + 16, *pb = p + 19;                      \
+    const glow_abi_conv *cp = (const glow_abi_conv *)p;                                                                \
+    int64_t N = cp->N, G = cp->G, Cg = cp->Cg, Mg = cp->Mg;                                                            \
+    const int64_t *in = cp->w.in, *out = cp->w.out, *k = cp->w.k, *s = cp->w.s, *d = cp->w.d, *pb = cp->w.pb;          \
     int64_t isz = in[0] * in[1] * in[2], osz = out[0] * out[1] * out[2], ksz = k[0] * k[1] * k[2];                     \
     for (int64_t n = 0; n < N; n++)                                                                                    \
       for (int64_t g = 0; g < G; g++)                                                                                  \
@@ -57,8 +58,9 @@ CONV_TRANSPOSE(f64, double)
 GLOW_KERNEL(conv_transpose_fast_f32) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3];
-  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3];
-  const int64_t *in = p + 4, *out = p + 7, *k = p + 10, *s = p + 13, *d = p + 16, *pb = p + 19;
+  const glow_abi_conv *cp = (const glow_abi_conv *)p;
+  int64_t N = cp->N, G = cp->G, Cg = cp->Cg, Mg = cp->Mg;
+  const int64_t *in = cp->w.in, *out = cp->w.out, *k = cp->w.k, *s = cp->w.s, *d = cp->w.d, *pb = cp->w.pb;
   int64_t isz = in[0] * in[1] * in[2], osz = out[0] * out[1] * out[2], ksz = k[0] * k[1] * k[2], rows = Mg * ksz;
   for (int64_t n = 0; n < N; n++)
     for (int64_t g = 0; g < G; g++) {

@@ -19,8 +19,8 @@
  * into Y's planes with bias, residual and epilogue. The buffers: 220 KiB of
  * stack, which targets.h's conv_winograd says the target's threads have.
  *
- * t: Y, X, U, B (may be NULL), R (the residual, may be NULL).
- * p: N, C, M, H, W, OH, OW, pad top, pad left, nb, then the epilogue (p[10..12]).
+ * t: Y, X, U, B (may be NULL), R (the residual, may be NULL); p: glow_abi_conv_wino
+ * (kernel-abi.h).
  * U (passes/winograd.c): per block of 16 * nb output channels, U[xi][c][16 * nb]. */
 #include "kernel.h"
 #include "kernels/epilogue.h"
@@ -272,9 +272,10 @@ GLOW_KERNEL_PART(conv_wino_f32) {
   a.u = (const float *)t[2];
   a.bias = (const float *)t[3];
   a.res = (const float *)t[4];
-  int64_t N = p[0], nb = p[9];
-  a.C = p[1], a.M = p[2], a.H = p[3], a.W = p[4], a.OH = p[5], a.OW = p[6], a.pt = p[7], a.pl = p[8];
-  a.e = glow_epi_get(p + 10);
+  const glow_abi_conv_wino *cp = (const glow_abi_conv_wino *)p;
+  int64_t N = cp->N, nb = cp->nb;
+  a.C = cp->C, a.M = cp->M, a.H = cp->H, a.W = cp->W, a.OH = cp->OH, a.OW = cp->OW, a.pt = cp->pt, a.pl = cp->pl;
+  a.e = glow_epi_get(&cp->epi);
   a.TW = (a.OW + 3) / 4;
   a.ntiles = (a.OH + 3) / 4 * a.TW;
   /* Registers for nb blocks of 16 at once, or one at a time. */

@@ -5,10 +5,12 @@
 #include "kernels/nn-vec.h"
 #include "qdot.h" /* glow_qdot_wide(): the register tile */
 
-/* Common window params at p[o]: in[3], out[3], k[3], s[3], d[3], pb[3], pe[3]. */
-#define WIN_PARAMS(o)                                                                                                  \
-  const int64_t *in = p + (o), *out = p + (o) + 3, *k = p + (o) + 6, *s = p + (o) + 9, *d = p + (o) + 12,              \
-                *pb = p + (o) + 15;                                                                                    \
+/* The parameters: glow_abi_conv (kernel-abi.h). */
+#define CONV_PAR(p) ((const glow_abi_conv *)(p))
+
+/* The window's arrays (a glow_abi_win) by name, and its sizes. */
+#define WIN_PARAMS(w)                                                                                                  \
+  const int64_t *in = (w)->in, *out = (w)->out, *k = (w)->k, *s = (w)->s, *d = (w)->d, *pb = (w)->pb;                  \
   int64_t isz = in[0] * in[1] * in[2], osz = out[0] * out[1] * out[2], ksz = k[0] * k[1] * k[2]
 
 /* Adds wv * x over every output position of one tap (kd, kh, kw): the valid
@@ -30,14 +32,15 @@
   } while (0)
 
 /* Direct convolution, one output channel plane at a time.
- * t: Y, X, W, B (B may be NULL); p: N, G, C/G, M/G, window params; float32 also
- * takes the epilogue (epilogue.h): t[4] the residual, p[25..27]. */
+ * t: Y, X, W, B (B may be NULL); p: glow_abi_conv; float32 also takes the
+ * epilogue (epilogue.h): t[4] the residual, p's epi. */
 #define CONV(SUF, T)                                                                                                   \
   static inline void conv_direct_##SUF(uint8_t *const *t, const int64_t *p) {                                          \
     T *y = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1], *w = (const T *)t[2], *b = (const T *)t[3];                                          \
-    int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3];                                                                  \
-    WIN_PARAMS(4);                                                                                                     \
+    const glow_abi_conv *cp = CONV_PAR(p);                                                                             \
+    int64_t N = cp->N, G = cp->G, Cg = cp->Cg, Mg = cp->Mg;                                                            \
+    WIN_PARAMS(&cp->w);                                                                                                \
     for (int64_t n = 0; n < N; n++)                                                                                    \
       for (int64_t g = 0; g < G; g++)                                                                                  \
         for (int64_t m = 0; m < Mg; m++) {                                                                             \
@@ -62,10 +65,11 @@ GLOW_KERNEL(conv_f64) { conv_direct_f64(t, p); }
 
 GLOW_KERNEL(conv_f32) {
   conv_direct_f32(t, p);
-  glow_epi e = glow_epi_get(p + 25);
+  const glow_abi_conv *cp = CONV_PAR(p);
+  glow_epi e = glow_epi_get(&cp->epi);
   const float *r = (const float *)t[4];
   float *y = (float *)t[0];
-  int64_t n = p[0] * p[1] * p[3] * p[7] * p[8] * p[9]; /* N x G x M/G x out[0..2] */
+  int64_t n = cp->N * cp->G * cp->Mg * cp->w.out[0] * cp->w.out[1] * cp->w.out[2];
   if (r || e.kind != GLOW_EPI_NONE)
     for (int64_t i = 0; i < n; i++)
       y[i] = glow_epi_apply(e, r ? y[i] + r[i] : y[i]);
@@ -73,15 +77,16 @@ GLOW_KERNEL(conv_f32) {
 
 /* ConvInteger: int32 sums of (x - x_zero_point) * (w - w_zero_point).
  * t: Y, X, W, x_zero_point, w_zero_point (either may be NULL);
- * p: N, G, C/G, M/G, w_zero_point per channel, window params. */
+ * p: glow_abi_conv_integer. */
 #define CONV_INTEGER(SUF, TX, TW)                                                                                      \
   GLOW_KERNEL(conv_integer_##SUF) {                                                                                    \
     int32_t *y = (int32_t *)t[0];                                                                                      \
     const TX *x = (const TX *)t[1], *xz = (const TX *)t[3];                                                            \
     const TW *w = (const TW *)t[2], *wz = (const TW *)t[4];                                                            \
-    int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], wz_per_channel = p[4];                                           \
+    const glow_abi_conv_integer *cp = (const glow_abi_conv_integer *)p;                                                \
+    int64_t N = cp->N, G = cp->G, Cg = cp->Cg, Mg = cp->Mg, wz_per_channel = cp->wz_per_channel;                       \
     int32_t xzv = xz ? (int32_t)xz[0] : 0;                                                                             \
-    WIN_PARAMS(5);                                                                                                     \
+    WIN_PARAMS(&cp->w);                                                                                                \
     for (int64_t n = 0; n < N; n++)                                                                                    \
       for (int64_t g = 0; g < G; g++)                                                                                  \
         for (int64_t m = 0; m < Mg; m++) {                                                                             \
@@ -360,9 +365,10 @@ static inline void conv_pack(float *panel, const float *w, int64_t ld, int64_t r
 GLOW_KERNEL_PART(conv_fast_f32) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
-  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3];
-  WIN_PARAMS(4);
-  glow_epi e = glow_epi_get(p + 25);
+  const glow_abi_conv *cp = CONV_PAR(p);
+  int64_t N = cp->N, G = cp->G, Cg = cp->Cg, Mg = cp->Mg;
+  WIN_PARAMS(&cp->w);
+  glow_epi e = glow_epi_get(&cp->epi);
   if (ksz * 16 > CONV_PANEL) { /* the lowering checks 64 KiB; a smaller target panel may not fit */
     if (part == 0)
       glow_k_conv_f32(t, p);
@@ -390,13 +396,14 @@ GLOW_KERNEL(conv_fast_f32) { glow_k_conv_fast_f32_part(t, p, 0, 1); }
 
 /* W packed at compile time: per group, per block of 16 * nb output channels
  * (M/G a multiple of it), panel[tap][c][16 * nb], blocks one after another.
- * t: Y, X, W (packed), B (B may be NULL); p: as glow_k_conv_f32, then nb. */
+ * t: Y, X, W (packed), B (B may be NULL); p: as glow_k_conv_f32, nb: panel_blocks. */
 GLOW_KERNEL_PART(conv_packed_f32) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
-  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], nb = p[28];
-  WIN_PARAMS(4);
-  glow_epi e = glow_epi_get(p + 25);
+  const glow_abi_conv *cp = CONV_PAR(p);
+  int64_t N = cp->N, G = cp->G, Cg = cp->Cg, Mg = cp->Mg, nb = cp->panel_blocks;
+  WIN_PARAMS(&cp->w);
+  glow_epi e = glow_epi_get(&cp->epi);
   /* Registers for nb blocks at once, or one at a time. */
   int64_t tb = glow_qdot_wide() ? nb : 1, bw = 16 * tb, nmb = Mg / bw, u0, u1, pfirst, pend;
   /* Input channels per chunk: a panel of at most 64 KiB whole, else chunks of 32 KiB. */
@@ -460,9 +467,10 @@ static inline void conv_plane_rows(float *buf, const float *xc, int64_t r0, int6
 GLOW_KERNEL_PART(conv_plane_f32) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
-  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3];
-  WIN_PARAMS(4);
-  glow_epi e = glow_epi_get(p + 25);
+  const glow_abi_conv *cp = CONV_PAR(p);
+  int64_t N = cp->N, G = cp->G, Cg = cp->Cg, Mg = cp->Mg;
+  WIN_PARAMS(&cp->w);
+  glow_epi e = glow_epi_get(&cp->epi);
   int64_t sh = s[1], sw = s[2], dh = d[1], dw = d[2], KH = k[1], KW = k[2];
   int64_t pw = out[2] + (KW - 1) * dw / sw + 16, rs = sw * pw, span = (KH - 1) * dh + 1;
   int64_t band = glow_nn_band_rows(CONV_PLANE, rs, span, sh, out[1]);

@@ -1,8 +1,8 @@
 /* The fused epilogue of the float32 conv and matmul kernels
  * (compiler/passes/fuse-epilogue.c): y = act(acc + residual), applied to each
  * output as it is stored, instead of further passes over the output in memory.
- * Parameters (3, after the kernel's own): kind (glow_epi_kind), a, b (float
- * bits as a double, glow_pf); the residual is a tensor of Y's shape, or NULL.
+ * Parameters: glow_abi_epi (kernel-abi.h), the kinds GLOW_EPI_*; the residual
+ * is a tensor of Y's shape, or NULL.
  * Each activation is computed exactly as its own kernel computes it
  * (unary-math.c, unary-clip.c), so fusing changes no output bit. */
 #ifndef GLOW_EPILOGUE_H
@@ -12,25 +12,13 @@
 #include "kmath.h"
 #include "kernels/nn-vec.h"
 
-/* Pinned: the compiler writes these numbers (glowc.h, GLOW_EPI_*). */
-enum {
-  GLOW_EPI_NONE = 0,
-  GLOW_EPI_RELU = 1,
-  GLOW_EPI_CLIP = 2,       /* a: min, b: max (either may be -inf / +inf) */
-  GLOW_EPI_SIGMOID = 3,
-  GLOW_EPI_SWISH = 4,      /* x * sigmoid(x): Mul(x, Sigmoid(x)) */
-  GLOW_EPI_HARDSWISH = 5,
-  GLOW_EPI_LEAKY_RELU = 6, /* a: alpha */
-  GLOW_EPI_HARDSIGMOID = 7 /* a: alpha, b: beta */
-};
-
 typedef struct {
   int64_t kind;
   float a, b;
 } glow_epi;
 
-static inline glow_epi glow_epi_get(const int64_t *p) {
-  glow_epi e = {p[0], (float)glow_pf(p[1]), (float)glow_pf(p[2])};
+static inline glow_epi glow_epi_get(const glow_abi_epi *p) {
+  glow_epi e = {p->kind, (float)glow_pf(p->a), (float)glow_pf(p->b)};
   return e;
 }
 

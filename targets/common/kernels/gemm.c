@@ -1,18 +1,19 @@
 /* Batched, strided matrix products (Gemm, MatMul, MatMulInteger):
  *   Y[b][m][n] = alpha * sum_k A[b][m][k] * B[b][k][n] + beta * C[b][m][n]
  * t: Y, A, B, C (C may be NULL)
- * p: bd[4], a_bs[4], b_bs[4], c_bs[4] (batch dims and strides), M, N, K,
- *    a_ms, a_ks, b_ks, b_ns, alpha, beta, c_ms, c_ns; Y is dense. */
+ * p: glow_abi_mm (kernel-abi.h); Y is dense. */
 #include "kernel.h"
 #include "kmath.h"
 #include "kernels/epilogue.h"
 #include "kernels/nn-vec.h"
 #include "qdot.h" /* glow_qdot_wide(): the register tile */
 
+/* The parameters (a glow_abi_mm) by name. */
 #define MM_PARAMS                                                                                                      \
-  const int64_t *bd = p, *abs = p + 4, *bbs = p + 8, *cbs = p + 12;                                                    \
-  int64_t M = p[16], N = p[17], K = p[18], ams = p[19], aks = p[20], bks = p[21], bns = p[22];                         \
-  int64_t cms = p[25], cns = p[26]
+  const glow_abi_mm *mp = (const glow_abi_mm *)p;                                                                      \
+  const int64_t *bd = mp->bd, *abs = mp->abs, *bbs = mp->bbs, *cbs = mp->cbs;                                          \
+  int64_t M = mp->M, N = mp->N, K = mp->K, ams = mp->ams, aks = mp->aks, bks = mp->bks, bns = mp->bns;                 \
+  int64_t cms = mp->cms, cns = mp->cns
 
 /* Walks the batch: ao, bo, co are the operands' offsets, yb the output matrix. */
 #define MM_BATCH_LOOP(...)                                                                                             \
@@ -33,7 +34,7 @@
     T *y = (T *)t[0];                                                                                                  \
     const T *a = (const T *)t[1], *b = (const T *)t[2], *c = (const T *)t[3];                                          \
     MM_PARAMS;                                                                                                         \
-    double alpha = glow_pf(p[23]), beta = glow_pf(p[24]);                                                              \
+    double alpha = glow_pf(mp->alpha), beta = glow_pf(mp->beta);                                                       \
     int plain = alpha == 1.0 && beta == 1.0;                                                                           \
     MM_BATCH_LOOP({                                                                                                    \
       for (int64_t m = 0; m < M; m++) {                                                                                \
@@ -64,14 +65,14 @@ MATMUL(u64, uint64_t)
 
 /* int32 sums of (A - a_zero_point) * (B - b_zero_point).
  * t: Y, A, B, a_zero_point, b_zero_point (either may be NULL)
- * p: as above, with "a_zero_point per row" and "b_zero_point per column" in place of alpha and beta. */
+ * p: glow_abi_mm, za_row and zb_col in place of alpha and beta. */
 #define MATMUL_INTEGER(SUF, TA, TB)                                                                                    \
   GLOW_KERNEL(matmul_integer_##SUF) {                                                                                  \
     int32_t *y = (int32_t *)t[0];                                                                                      \
     const TA *a = (const TA *)t[1], *za = (const TA *)t[3];                                                            \
     const TB *b = (const TB *)t[2], *zb = (const TB *)t[4];                                                            \
     MM_PARAMS;                                                                                                         \
-    int64_t za_row = p[23], zb_col = p[24];                                                                            \
+    int64_t za_row = mp->za_row, zb_col = mp->zb_col;                                                                  \
     (void)cms, (void)cns;                                                                                              \
     MM_BATCH_LOOP({                                                                                                    \
       for (int64_t m = 0; m < M; m++) {                                                                                \
@@ -168,7 +169,7 @@ static inline void mm_dots(float *y, const float *v, const float *r, int64_t rs,
   }
 }
 
-/* t[4], p[27..29]: the epilogue (epilogue.h), applied as each output is final.
+/* p: glow_abi_matmul; t[4] and its epi: the epilogue (epilogue.h), applied as each output is final.
  * Part `part` of `nparts` (threads): a range of Y's columns, in blocks of MM_NC
  * (of 4 outputs for dot products), or of its rows where there are too few column
  * blocks; each output is summed as in one part. */
@@ -176,9 +177,9 @@ GLOW_KERNEL_PART(matmul_f32) {
   float *y = (float *)t[0];
   const float *a = (const float *)t[1], *b = (const float *)t[2], *c = (const float *)t[3];
   MM_PARAMS;
-  float alpha = (float)glow_pf(p[23]), beta = (float)glow_pf(p[24]);
+  float alpha = (float)glow_pf(mp->alpha), beta = (float)glow_pf(mp->beta);
   const float *res = (const float *)t[4];
-  glow_epi e = glow_epi_get(p + 27);
+  glow_epi e = glow_epi_get(&((const glow_abi_matmul *)p)->epi);
   if ((bns != 1 && bks != 1) || K == 0) {
     if (part == 0) {
       glow_k_matmul_ref_f32(t, p);

@@ -1,17 +1,23 @@
 /* Pooling over N*C planes of [D x [H x]] W; spatial axes right-aligned to 3
  * (com.microsoft's QLinearAveragePool among them).
- * Common params: NC, in[3], out[3], k[3], s[3], d[3], pb[3], pe[3]. */
+ * p: glow_abi_pool (kernel-abi.h), nc planes and the window, then attr and
+ * sign where a kernel says so. */
 #include "kernel.h"
 #include "kmath.h"
 #include "kernels/nn-vec.h"
 #include "kernels/quant.h"
 
+/* The parameters: glow_abi_pool (kernel-abi.h). */
+#define POOL_PAR(p) ((const glow_abi_pool *)(p))
+
 /* For every output position: the tap ranges [k*0, k*1) of its window that lie
  * inside the input, then BODY over those taps with `v` the input value. */
-#define POOL_LOOP(T, x, PRE, BODY, POST) POOL_LOOP_PLANES(0, p[0], T, x, PRE, BODY, POST)
+#define POOL_LOOP(T, x, PRE, BODY, POST) POOL_LOOP_PLANES(0, POOL_PAR(p)->nc, T, x, PRE, BODY, POST)
 /* The same over planes [NC0, NC1) only: a part of the work (threads). */
 #define POOL_LOOP_PLANES(NC0, NC1, T, x, PRE, BODY, POST)                                                              \
-  const int64_t *in = p + 1, *out = p + 4, *k = p + 7, *s = p + 10, *d = p + 13, *pb = p + 16, *pe = p + 19;           \
+  const glow_abi_pool *par = POOL_PAR(p);                                                                              \
+  const int64_t *in = par->w.in, *out = par->w.out, *k = par->w.k, *s = par->w.s, *d = par->w.d, *pb = par->w.pb,      \
+                *pe = par->w.pe;                                                                                       \
   int64_t isz = in[0] * in[1] * in[2];                                                                                 \
   (void)pe;                                                                                                            \
   for (int64_t nc = (NC0), oi = (NC0) * out[0] * out[1] * out[2]; nc < (NC1); nc++)                                    \
@@ -38,7 +44,8 @@
 
 /* The window is the whole input plane: one output per plane, no padding, no dilation. */
 static inline int pool_whole_plane(const int64_t *p) {
-  const int64_t *in = p + 1, *out = p + 4, *k = p + 7, *d = p + 13, *pb = p + 16, *pe = p + 19;
+  const glow_abi_pool *par = POOL_PAR(p);
+  const int64_t *in = par->w.in, *out = par->w.out, *k = par->w.k, *d = par->w.d, *pb = par->w.pb, *pe = par->w.pe;
   int whole = 1;
   for (int i = 0; i < 3; i++)
     whole &= out[i] == 1 && k[i] == in[i] && d[i] == 1 && pb[i] == 0 && pe[i] == 0;
@@ -46,7 +53,7 @@ static inline int pool_whole_plane(const int64_t *p) {
 }
 
 /* Part `part` of `nparts` (threads): a range of the N*C planes. */
-#define POOL_PART_PLANES int64_t nc0 = p[0] * part / nparts, nc1 = p[0] * (part + 1) / nparts
+#define POOL_PART_PLANES int64_t nc0 = POOL_PAR(p)->nc * part / nparts, nc1 = POOL_PAR(p)->nc * (part + 1) / nparts
 
 /* int8, uint8 and int16 (quantized models: the max commutes with the quantization, so
  * it works on the integers directly; int16 exactly in float too), an output row at a time: for each tap,
@@ -71,7 +78,8 @@ MAXPOOL_TAPS(i16, int16_t, -32768.0f)
 #define MAXPOOL_ROW_LOOP(T, LOWEST, NC0, NC1)                                                                          \
   T *y = (T *)t[0];                                                                                                    \
   const T *x = (const T *)t[1];                                                                                        \
-  const int64_t *in = p + 1, *out = p + 4, *k = p + 7, *s = p + 10, *d = p + 13, *pb = p + 16;                         \
+  const glow_abi_pool *par = POOL_PAR(p);                                                                              \
+  const int64_t *in = par->w.in, *out = par->w.out, *k = par->w.k, *s = par->w.s, *d = par->w.d, *pb = par->w.pb;      \
   int64_t isz = in[0] * in[1] * in[2];                                                                                 \
   for (int64_t nc = (NC0); nc < (NC1); nc++)                                                                           \
     for (int64_t od = 0; od < out[0]; od++)                                                                            \
@@ -107,7 +115,8 @@ typedef int32_t glow_pool_v16i __attribute__((vector_size(64)));
 
 /* The outputs [*v0, *v1) of a row whose windows lie inside it, stride-2 loads included. */
 static inline void maxpool_v16_range(const int64_t *p, int64_t *v0, int64_t *v1) {
-  const int64_t *in = p + 1, *out = p + 4, *k = p + 7, *s = p + 10, *d = p + 13, *pb = p + 16;
+  const glow_abi_pool *par = POOL_PAR(p);
+  const int64_t *in = par->w.in, *out = par->w.out, *k = par->w.k, *s = par->w.s, *d = par->w.d, *pb = par->w.pb;
   int64_t sw = s[2], last = in[2] - sw - ((k[2] - 1) * d[2] - pb[2]); /* ow * sw + reach + sw - 1 < IW */
   *v0 = (pb[2] + sw - 1) / sw;
   *v1 = last < 0 ? 0 : last / sw + 1;
@@ -118,13 +127,15 @@ static inline void maxpool_v16_range(const int64_t *p, int64_t *v0, int64_t *v1)
 static inline int maxpool_v16_applies(const int64_t *p) {
   int64_t v0, v1;
   maxpool_v16_range(p, &v0, &v1);
-  return p[1] == 1 && p[7] == 1 && (p[12] == 1 || p[12] == 2) && v1 - v0 >= 16;
+  const glow_abi_win *w = &POOL_PAR(p)->w;
+  return w->in[0] == 1 && w->k[0] == 1 && (w->s[2] == 1 || w->s[2] == 2) && v1 - v0 >= 16;
 }
 
 static inline void maxpool_v16_f32(uint8_t *const *t, const int64_t *p, int64_t nc0, int64_t nc1) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1];
-  const int64_t *in = p + 1, *out = p + 4, *k = p + 7, *s = p + 10, *d = p + 13, *pb = p + 16;
+  const glow_abi_pool *par = POOL_PAR(p);
+  const int64_t *in = par->w.in, *out = par->w.out, *k = par->w.k, *s = par->w.s, *d = par->w.d, *pb = par->w.pb;
   int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sw = s[2], v0, v1;
   maxpool_v16_range(p, &v0, &v1);
   for (int64_t nc = nc0; nc < nc1; nc++)
@@ -183,11 +194,11 @@ MAXPOOL(f64, double, -__builtin_inf(), 0)
 
 #define MAXPOOL_ROWS(SUF, T, LOWEST)                                                                                   \
   GLOW_KERNEL(maxpool_##SUF) {                                                                                         \
-    if (p[6] < 32) {                                                                                                   \
+    if (POOL_PAR(p)->w.out[2] < 32) {                                                                                  \
       glow_k_maxpool_##SUF##_taps(t, p);                                                                               \
       return;                                                                                                          \
     }                                                                                                                  \
-    MAXPOOL_ROW_LOOP(T, LOWEST, 0, p[0])                                                                               \
+    MAXPOOL_ROW_LOOP(T, LOWEST, 0, POOL_PAR(p)->nc)                                                                    \
   }
 
 MAXPOOL_ROWS(u8, uint8_t, 0)
@@ -199,7 +210,7 @@ MAXPOOL_ROWS(i16, int16_t, -32768)
 #define MAXPOOL_INDICES(SUF, T, LOWEST)                                                                                \
   GLOW_KERNEL(maxpool_indices_##SUF) {                                                                                 \
     T *y = (T *)t[0];                                                                                                  \
-    int64_t *ix = (int64_t *)t[1], colmajor = p[22];                                                                   \
+    int64_t *ix = (int64_t *)t[1], colmajor = POOL_PAR(p)->attr;                                                       \
     POOL_LOOP(                                                                                                         \
         T, (const T *)t[2], T acc = LOWEST; int64_t arg = -1,                                                          \
                                             {                                                                          \
@@ -250,15 +261,15 @@ static inline float pool_sum_f32(const float *x, int64_t n) {
   GLOW_KERNEL(avgpool_##SUF) { glow_k_avgpool_##SUF##_part(t, p, 0, 1); }                                              \
   GLOW_KERNEL_PART(avgpool_##SUF) {                                                                                    \
     T *y = (T *)t[0];                                                                                                  \
-    int64_t incl = p[22];                                                                                              \
+    int64_t incl = POOL_PAR(p)->attr;                                                                                  \
     POOL_PART_PLANES;                                                                                                  \
     if (WHOLE_F32 && pool_whole_plane(p)) {                                                                            \
-      int64_t n = p[1] * p[2] * p[3];                                                                                  \
+      const int64_t *in = POOL_PAR(p)->w.in, n = in[0] * in[1] * in[2];                                                \
       for (int64_t nc = nc0; nc < nc1; nc++)                                                                           \
         y[nc] = (T)(pool_sum_f32((const float *)t[1] + nc * n, n) / (float)n);                                         \
       return;                                                                                                          \
     }                                                                                                                  \
-    POOL_LOOP_PLANES(nc0, nc1, T, (const T *)t[1], T acc = 0, acc += v, {                                             \
+    POOL_LOOP_PLANES(nc0, nc1, T, (const T *)t[1], T acc = 0, acc += v, {                                              \
       int64_t cnt = (kd1 - kd0) * (kh1 - kh0) * (kw1 - kw0);                                                           \
       if (incl) {                                                                                                      \
         glow_nn_range(od *s[0], d[0], in[0] + pb[0] + pe[0], k[0], &kd0, &kd1);                                        \
@@ -282,8 +293,8 @@ AVGPOOL(f64, double, 0)
  * p: common, count_include_pad, signed */
 GLOW_KERNEL(qlinear_avgpool_q8) {
   uint8_t *y = t[0];
-  int64_t incl = p[22];
-  int sgn = (int)p[23];
+  int64_t incl = POOL_PAR(p)->attr;
+  int sgn = (int)POOL_PAR(p)->sign;
   float xs = *(const float *)t[2], ys = *(const float *)t[4];
   int32_t zx = glow_q_zero(t[3], 0, sgn);
   float zy = (float)glow_q_zero(t[5], 0, sgn);
@@ -305,7 +316,7 @@ GLOW_KERNEL(qlinear_avgpool_q8) {
 #define LPPOOL(SUF, T)                                                                                                 \
   GLOW_KERNEL(lppool_##SUF) {                                                                                          \
     T *y = (T *)t[0];                                                                                                  \
-    int64_t e = p[22];                                                                                                 \
+    int64_t e = POOL_PAR(p)->attr;                                                                                     \
     POOL_LOOP(                                                                                                         \
         T, (const T *)t[1], T acc = 0,                                                                                 \
         {                                                                                                              \
@@ -316,8 +327,8 @@ GLOW_KERNEL(qlinear_avgpool_q8) {
           acc += q;                                                                                                    \
         },                                                                                                             \
         y[oi] = e == 1   ? acc                                                                                         \
-                : e == 2 ? (T)glow_sqrt((double)acc)                                                              \
-                         : (T)glow_powf((float)acc, 1.0f / (float)e))                                               \
+                : e == 2 ? (T)glow_sqrt((double)acc)                                                                   \
+                         : (T)glow_powf((float)acc, 1.0f / (float)e))                                                  \
   }
 
 LPPOOL(f32, float)

@@ -48,18 +48,19 @@ typedef struct {
 } qmcu_geo;
 
 static inline qmcu_geo qmcu_geo_of(const int64_t *p) {
-  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;
+  const glow_abi_qconv *qa = QCONV_PAR(p);
+  const int64_t *in = qa->w.in, *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d, *pb = qa->w.pb;
   qmcu_geo g;
-  g.N = (int32_t)p[0];
-  g.G = (int32_t)p[1];
-  g.Cg = (int32_t)p[2];
-  g.Mg = (int32_t)p[3];
-  g.xsg = (p[4] & GLOW_Q_X_SIGNED) != 0;
-  g.wsg = (p[4] & GLOW_Q_W_SIGNED) != 0;
-  g.ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0;
-  g.ws_pc = (int32_t)p[5];
-  g.wz_pc = (int32_t)p[6];
-  g.layout = (int32_t)p[7];
+  g.N = (int32_t)qa->N;
+  g.G = (int32_t)qa->G;
+  g.Cg = (int32_t)qa->Cg;
+  g.Mg = (int32_t)qa->Mg;
+  g.xsg = (qa->signs & GLOW_Q_X_SIGNED) != 0;
+  g.wsg = (qa->signs & GLOW_Q_W_SIGNED) != 0;
+  g.ysg = (qa->signs & GLOW_Q_Y_SIGNED) != 0;
+  g.ws_pc = (int32_t)qa->ws_per_channel;
+  g.wz_pc = (int32_t)qa->wz_per_channel;
+  g.layout = (int32_t)qa->w_layout;
   g.IH = (int32_t)in[1];
   g.IW = (int32_t)in[2];
   g.OH = (int32_t)out[1];
@@ -83,9 +84,10 @@ static inline qmcu_geo qmcu_geo_of(const int64_t *p) {
 /* Whether this file's paths take the convolution: 1-D and 2-D, sizes that fit
  * 32-bit indices. */
 static inline int qmcu_conv_applies(const int64_t *p) {
-  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *pb = p + 23;
-  return in[0] == 1 && out[0] == 1 && k[0] == 1 && pb[0] == 0 && p[0] * p[1] * p[2] * in[1] * in[2] < (1 << 30) &&
-         p[0] * p[1] * p[3] * out[1] * out[2] < (1 << 30) && !(p[7] && p[2] == 1);
+  const glow_abi_qconv *qa = QCONV_PAR(p);
+  const int64_t *in = qa->w.in, *out = qa->w.out, *k = qa->w.k, *pb = qa->w.pb;
+  return in[0] == 1 && out[0] == 1 && k[0] == 1 && pb[0] == 0 && qa->N * qa->G * qa->Cg * in[1] * in[2] < (1 << 30) &&
+         qa->N * qa->G * qa->Mg * out[1] * out[2] < (1 << 30) && !(qa->w_layout && qa->Cg == 1);
 }
 
 /* ---- Im2col ---- */

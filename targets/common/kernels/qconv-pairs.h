@@ -121,12 +121,13 @@ typedef struct {
 } qconv2_plan;
 
 static inline qconv2_plan qconv2_plan_for(const int64_t *p, int wide) {
-  const int64_t *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20;
+  const glow_abi_qconv *qa = QCONV_PAR(p);
+  const int64_t *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d;
   qconv2_plan pl = {0, 0, 0, 0};
   if (!qconv_band_applies(p))
     return pl;
   int64_t mr = wide ? QCONV2_WIDE_MR : QCONV2_NARROW_MR, pv = wide ? QCONV2_WIDE_PV : QCONV2_NARROW_PV;
-  int64_t Mg = p[3], c2 = (p[2] + 1) / 2, ksz = k[1] * k[2], off = (k[2] - 1) * d[2] / s[2], rw = out[2] + off;
+  int64_t Mg = qa->Mg, c2 = (qa->Cg + 1) / 2, ksz = k[1] * k[2], off = (k[2] - 1) * d[2] / s[2], rw = out[2] + off;
   int64_t mgr = (Mg + mr - 1) / mr * mr, cap = QCONV2_ACC / mgr;
   cap = cap < QCONV2_MIN_POS ? QCONV2_MIN_POS : cap > QCONV2_POS ? QCONV2_POS : cap;
   int64_t R = cap / rw < 1 ? 1 : cap / rw;
@@ -234,21 +235,24 @@ static inline void qconv_pairs(uint8_t *const *t, const int64_t *p, qconv2_plan 
 
 /* Words of one phase row: the output columns in whole vectors, and the taps' offsets. */
 static inline int64_t qconv2_plane_pitch(const int64_t *p) {
-  const int64_t *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20;
+  const glow_abi_qconv *qa = QCONV_PAR(p);
+  const int64_t *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d;
   return (out[2] + 15) / 16 * 16 + (k[2] - 1) * d[2] / s[2];
 }
 
 /* Bytes of the padded input row that qconv2_plane_row reads: the last vector
  * of the last phase, dw further, and a 32-byte load for stride 2. */
 static inline int64_t qconv2_plane_rowbytes(const int64_t *p) {
-  const int64_t *in = p + 8, *s = p + 17, *d = p + 20, *pb = p + 23;
+  const glow_abi_qconv *qa = QCONV_PAR(p);
+  const int64_t *in = qa->w.in, *s = qa->w.s, *d = qa->w.d, *pb = qa->w.pb;
   int64_t need = s[2] * (qconv2_plane_pitch(p) + 16) + d[2] + 32;
   return need > pb[2] + in[2] ? need : pb[2] + in[2];
 }
 
 /* Output rows per band (a constant, as qconv2_plan_for), 0 where this path does not apply. */
 static inline int64_t qconv2_plane_rows(const int64_t *p) {
-  const int64_t *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20;
+  const glow_abi_qconv *qa = QCONV_PAR(p);
+  const int64_t *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d;
   int64_t pw = qconv2_plane_pitch(p);
   if (!qconv_plane_applies(p) || pw > QCONV2_PLANE_PITCH || k[1] * ((k[2] + 1) / 2) > QCONV2_PLANE_PAIRS ||
       qconv2_plane_rowbytes(p) > QCONV2_PLANE_ROW)

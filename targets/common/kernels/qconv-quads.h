@@ -27,14 +27,16 @@
 
 /* Words of one quad row: the output columns in whole vectors, and the last quad's offset. */
 static inline int64_t qconv4_plane_pitch(const int64_t *p) {
-  const int64_t *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20;
+  const glow_abi_qconv *qa = QCONV_PAR(p);
+  const int64_t *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d;
   return (out[2] + 15) / 16 * 16 + 4 * ((k[2] + 3) / 4 - 1) * d[2] / s[2];
 }
 
 /* Bytes of the padded input row that qconv4_plane_row reads: its last vector
  * (a 32-byte load for stride 2) 3 dw further. */
 static inline int64_t qconv4_plane_rowbytes(const int64_t *p) {
-  const int64_t *in = p + 8, *s = p + 17, *d = p + 20, *pb = p + 23;
+  const glow_abi_qconv *qa = QCONV_PAR(p);
+  const int64_t *in = qa->w.in, *s = qa->w.s, *d = qa->w.d, *pb = qa->w.pb;
   int64_t need = s[2] * qconv4_plane_pitch(p) + 3 * d[2] + 16 * s[2];
   return need > pb[2] + in[2] ? need : pb[2] + in[2];
 }
@@ -42,7 +44,8 @@ static inline int64_t qconv4_plane_rowbytes(const int64_t *p) {
 /* Output rows per band (a constant, as qconv2_plane_rows), 0 where this path
  * does not apply: one input channel per group, horizontal strides 1 and 2. */
 static inline int64_t qconv4_plane_rows(const int64_t *p) {
-  const int64_t *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20;
+  const glow_abi_qconv *qa = QCONV_PAR(p);
+  const int64_t *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d;
   int64_t pw = qconv4_plane_pitch(p);
   if (!qconv_plane_applies(p) || pw > QCONV4_PLANE_PITCH || k[1] * ((k[2] + 3) / 4) > QCONV4_PLANE_QUADS ||
       qconv4_plane_rowbytes(p) > QCONV4_PLANE_ROW)
@@ -73,7 +76,8 @@ static inline void qconv4_plane_row(uint32_t *dst, const uint8_t *rb, int64_t pw
 static inline void qconv4_plane_out(uint8_t *y, const uint32_t *buf, const int32_t *w4, const int32_t *ones,
                                     int32_t corr, int32_t e, const glow_qf16 *mult, int32_t yz, int ysg, const int64_t *p,
                                     int64_t rows, int xsum) {
-  const int64_t *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20;
+  const glow_abi_qconv *qa = QCONV_PAR(p);
+  const int64_t *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d;
   int64_t OW = out[2], KH = k[1], KQ = (k[2] + 3) / 4, sh = s[1], sw = s[2], dh = d[1], dw = d[2];
   int64_t pw = qconv4_plane_pitch(p);
   for (int64_t r0 = 0; r0 < rows; r0++)

@@ -5,13 +5,13 @@
  * (x_scale * w_scale) / y_scale in float (kernels/quant.h).
  * t: Y, X, x_scale, x_zero_point, W, w_scale, w_zero_point, y_scale,
  *    y_zero_point, B (zero points and B may be NULL)
- * p: N, G, C/G, M/G, signedness flags (GLOW_Q_*), w_scale per channel,
- *    w_zero_point per channel, W layout (0: M x C/G x taps; 1: M x taps x C4,
- *    int8, C4 = C/G rounded up to 4, from compiler/passes/pack-weights.c),
- *    window params in[3], out[3], k[3], s[3], d[3], pb[3], pe[3]. */
+ * p: glow_abi_qconv (kernel-abi.h). */
 #include "kernels/nn-vec.h"
 #include "kernels/quant.h"
 #include "qdot.h"
+
+/* The parameters: glow_abi_qconv (kernel-abi.h). */
+#define QCONV_PAR(p) ((const glow_abi_qconv *)(p))
 
 #define QCONV_CHUNK 256 /* output columns summed at a time */
 
@@ -40,12 +40,15 @@ static inline void qconv_row8(int32_t *acc, const uint8_t *x, int32_t w, int32_t
     const int32_t *b = (const int32_t *)t[9];                                                                          \
     const float *ws = (const float *)t[5];                                                                             \
     float xs = *(const float *)t[2], ys = *(const float *)t[7];                                                        \
-    int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], ws_pc = p[5], wz_pc = p[6];                                      \
-    int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, wsg = (p[4] & GLOW_Q_W_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0; \
-    const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;                     \
+    const glow_abi_qconv *qa = QCONV_PAR(p);                                                                           \
+    int64_t N = qa->N, G = qa->G, Cg = qa->Cg, Mg = qa->Mg, ws_pc = qa->ws_per_channel, wz_pc = qa->wz_per_channel;    \
+    int xsg = (qa->signs & GLOW_Q_X_SIGNED) != 0, wsg = (qa->signs & GLOW_Q_W_SIGNED) != 0,                            \
+        ysg = (qa->signs & GLOW_Q_Y_SIGNED) != 0;                                                                      \
+    const int64_t *in = qa->w.in, *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d, *pb = qa->w.pb;          \
     int64_t isz = in[0] * in[1] * in[2], osz = out[0] * out[1] * out[2], ksz = k[0] * k[1] * k[2];                     \
-    /* Strides of W between input channels and taps. */                                                               \
-    int64_t c4 = (Cg + 3) / 4 * 4, wcs = p[7] ? 1 : ksz, wts = p[7] ? c4 : 1, wms = p[7] ? ksz * c4 : Cg * ksz;        \
+    /* Strides of W between input channels and taps. */                                                                \
+    int64_t c4 = (Cg + 3) / 4 * 4, wcs = qa->w_layout ? 1 : ksz, wts = qa->w_layout ? c4 : 1,                          \
+            wms = qa->w_layout ? ksz * c4 : Cg * ksz;                                                                  \
     int32_t xz = ZERO(t[3], 0, xsg), yz = ZERO(t[8], 0, ysg);                                                          \
     for (int64_t u = N * G * Mg * part / nparts; u < N * G * Mg * (part + 1) / nparts; u++) {                          \
       int64_t n = u / (G * Mg), mm = u % (G * Mg), g = mm / Mg;                                                        \
@@ -222,9 +225,11 @@ static inline int32_t qconv_dot_x(uint8_t *const *t, int xsg, uint8_t *flip) {
   const int32_t *b = (const int32_t *)t[9];                                                                            \
   const float *ws = (const float *)t[5];                                                                               \
   float xscale = *(const float *)t[2], ys = *(const float *)t[7];                                                      \
-  int64_t N = p[0], G = p[1], Mg = p[3], ws_pc = p[5], wz_pc = p[6];                                                   \
-  int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, wsg = (p[4] & GLOW_Q_W_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0;   \
-  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20, *pb = p + 23;                       \
+  const glow_abi_qconv *qa = QCONV_PAR(p);                                                                             \
+  int64_t N = qa->N, G = qa->G, Mg = qa->Mg, ws_pc = qa->ws_per_channel, wz_pc = qa->wz_per_channel;                   \
+  int xsg = (qa->signs & GLOW_Q_X_SIGNED) != 0, wsg = (qa->signs & GLOW_Q_W_SIGNED) != 0,                              \
+      ysg = (qa->signs & GLOW_Q_Y_SIGNED) != 0;                                                                        \
+  const int64_t *in = qa->w.in, *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d, *pb = qa->w.pb;            \
   int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sh = s[1], sw = s[2], dh = d[1], dw = d[2]
 
 /* The operands and parameters of the band paths (here and qconv-pairs.h), as locals. */
@@ -235,16 +240,18 @@ static inline int32_t qconv_dot_x(uint8_t *const *t, int xsg, uint8_t *flip) {
   const int32_t *b = (const int32_t *)t[9];                                                                            \
   const float *ws = (const float *)t[5];                                                                               \
   float xscale = *(const float *)t[2], ys = *(const float *)t[7];                                                      \
-  int64_t N = p[0], G = p[1], Cg = p[2], Mg = p[3], ws_pc = p[5], wz_pc = p[6];                                        \
-  int xsg = (p[4] & GLOW_Q_X_SIGNED) != 0, ysg = (p[4] & GLOW_Q_Y_SIGNED) != 0;                                       \
-  const int64_t *in = p + 8, *out = p + 11, *s = p + 17, *d = p + 20, *pb = p + 23;                                    \
+  const glow_abi_qconv *qa = QCONV_PAR(p);                                                                             \
+  int64_t N = qa->N, G = qa->G, Cg = qa->Cg, Mg = qa->Mg, ws_pc = qa->ws_per_channel, wz_pc = qa->wz_per_channel;      \
+  int xsg = (qa->signs & GLOW_Q_X_SIGNED) != 0, ysg = (qa->signs & GLOW_Q_Y_SIGNED) != 0;                              \
+  const int64_t *in = qa->w.in, *out = qa->w.out, *s = qa->w.s, *d = qa->w.d, *pb = qa->w.pb;                          \
   int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sh = s[1], dh = d[1]
 
 /* The band geometry that does not depend on the band (Cq and SL do). */
 static inline qconv_geo qconv_geo_of(const int64_t *p) {
-  const int64_t *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20;
+  const glow_abi_qconv *qa = QCONV_PAR(p);
+  const int64_t *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d;
   qconv_geo geo;
-  geo.c4 = (p[2] + 3) / 4 * 4;
+  geo.c4 = (qa->Cg + 3) / 4 * 4;
   geo.Cq = geo.c4 / 4;
   geo.KH = k[1];
   geo.KW = k[2];
@@ -350,15 +357,17 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
  * 2-D; not depthwise (one input and one output channel per group), where a
  * tile would be 1 of its channel rows and 1 of the bytes of each dot product. */
 static inline int qconv_band_applies(const int64_t *p) {
-  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *pb = p + 23;
-  return p[7] && in[0] == 1 && out[0] == 1 && k[0] == 1 && pb[0] == 0 && !(p[2] == 1 && p[3] == 1);
+  const glow_abi_qconv *qa = QCONV_PAR(p);
+  const int64_t *in = qa->w.in, *out = qa->w.out, *k = qa->w.k, *pb = qa->w.pb;
+  return qa->w_layout && in[0] == 1 && out[0] == 1 && k[0] == 1 && pb[0] == 0 && !(qa->Cg == 1 && qa->Mg == 1);
 }
 
 static inline int64_t qconv_rows_per_band(const int64_t *p, int wide) {
-  const int64_t *out = p + 11, *k = p + 14, *s = p + 17, *d = p + 20;
+  const glow_abi_qconv *qa = QCONV_PAR(p);
+  const int64_t *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d;
   if (!qconv_band_applies(p))
     return 0;
-  int64_t pv = wide ? QCONV_WIDE_PV : QCONV_NARROW_PV, c4 = (p[2] + 3) / 4 * 4, off = (k[2] - 1) * d[2] / s[2];
+  int64_t pv = wide ? QCONV_WIDE_PV : QCONV_NARROW_PV, c4 = (qa->Cg + 3) / 4 * 4, off = (k[2] - 1) * d[2] / s[2];
   int64_t rw = out[2] + off;
   /* Vectors of 16 positions per band: what the buffer and the staging tile hold. */
   int64_t vb = (QCONV_BUF / (k[1] * c4 * s[2]) - off) / 16, vl = QCONV_LANES / 16;
@@ -370,8 +379,9 @@ static inline int64_t qconv_rows_per_band(const int64_t *p, int wide) {
  * before its own limits: one input channel per group, 2-D, weights in their
  * ONNX layout, horizontal strides 1 and 2. */
 static inline int qconv_plane_applies(const int64_t *p) {
-  const int64_t *in = p + 8, *out = p + 11, *k = p + 14, *s = p + 17, *pb = p + 23;
-  return !p[7] && p[2] == 1 && in[0] == 1 && out[0] == 1 && k[0] == 1 && pb[0] == 0 && s[2] <= 2;
+  const glow_abi_qconv *qa = QCONV_PAR(p);
+  const int64_t *in = qa->w.in, *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *pb = qa->w.pb;
+  return !qa->w_layout && qa->Cg == 1 && in[0] == 1 && out[0] == 1 && k[0] == 1 && pb[0] == 0 && s[2] <= 2;
 }
 
 /* A plane path's padded input row: xr's IW bytes (^ flip) after pb bytes z, z up to n. */

@@ -89,19 +89,21 @@ static inline int32x4_t qmcu_mm_dot_mve(int32x4_t *cs, const uint8_t *a, const i
 }
 #endif
 
-/* Packed B (p[30]); the caller runs its own loops otherwise. */
+/* Packed B (glow_abi_qmm's b_packed); the caller runs its own loops otherwise. */
 static inline int qmcu_matmul(uint8_t *const *t, const int64_t *p) {
-  if (!p[30] || p[16] * p[18] >= (1 << 30) || p[17] * p[18] >= (1 << 30))
+  const glow_abi_qmm *qp = (const glow_abi_qmm *)p;
+  if (!qp->b_packed || qp->mm.M * qp->mm.K >= (1 << 30) || qp->mm.N * qp->mm.K >= (1 << 30))
     return 0;
   uint8_t *y = t[0];
   const uint8_t *a = t[1];
   const int8_t *b = (const int8_t *)t[4];
   const float *as = (const float *)t[2], *bs = (const float *)t[5];
   const int32_t *bias = (const int32_t *)t[9];
-  const int64_t *bd = p, *abs = p + 4;
-  int32_t M = (int32_t)p[16], N = (int32_t)p[17], K = (int32_t)p[18], ams = (int32_t)p[19];
-  int32_t za_row = (int32_t)p[23], zb_col = (int32_t)p[24], as_row = (int32_t)p[27], bs_col = (int32_t)p[28];
-  int xsg = (p[29] & GLOW_Q_X_SIGNED) != 0, ysg = (p[29] & GLOW_Q_Y_SIGNED) != 0;
+  const int64_t *bd = qp->mm.bd, *abs = qp->mm.abs;
+  int32_t M = (int32_t)qp->mm.M, N = (int32_t)qp->mm.N, K = (int32_t)qp->mm.K, ams = (int32_t)qp->mm.ams;
+  int32_t za_row = (int32_t)qp->mm.za_row, zb_col = (int32_t)qp->mm.zb_col, as_row = (int32_t)qp->as_row;
+  int32_t bs_col = (int32_t)qp->bs_col;
+  int xsg = (qp->signs & GLOW_Q_X_SIGNED) != 0, ysg = (qp->signs & GLOW_Q_Y_SIGNED) != 0;
   float ys = *(const float *)t[7];
   int32_t yz = glow_q_zero(t[8], 0, ysg), KQ = (K + 3) / 4;
   int mve = QMCU_MVE;

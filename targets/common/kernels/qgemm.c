@@ -4,12 +4,7 @@
  * t: Y, A, a_scale, a_zero_point, B, b_scale, b_zero_point, y_scale,
  *    y_zero_point, bias (int32 per column of Y; zero points and bias may be
  *    NULL)
- * p: bd[4], a_bs[4], b_bs[4], c_bs[4] (batch dims and strides; c unused), M,
- *    N, K, a_ms, a_ks, b_ks, b_ns, a_zero_point per row, b_zero_point per
- *    column, c_ms, c_ns (unused), a_scale per row, b_scale per column,
- *    signedness flags (GLOW_Q_*), B packed (1: int8, ceil(N/16) x ceil(K/4)
- *    x 16 x 4, from compiler/passes/pack-weights.c; B's strides unused); Y is
- *    dense. */
+ * p: glow_abi_qmm (kernel-abi.h); Y is dense. */
 #include "kernels/nn-vec.h"
 #include "kernels/qgemm-mcu.h"
 #include "kernels/quant.h"
@@ -25,10 +20,13 @@
     const T *a = (const T *)t[1], *b = (const T *)t[4];                                                                \
     const float *as = (const float *)t[2], *bs = (const float *)t[5];                                                  \
     const int32_t *bias = (const int32_t *)t[9];                                                                       \
-    const int64_t *bd = p, *abs = p + 4, *bbs = p + 8;                                                                 \
-    int64_t M = p[16], N = p[17], K = p[18], ams = p[19], aks = p[20], bks = p[21], bns = p[22];                       \
-    int64_t za_row = p[23], zb_col = p[24], as_row = p[27], bs_col = p[28];                                            \
-    int xsg = (p[29] & GLOW_Q_X_SIGNED) != 0, wsg = (p[29] & GLOW_Q_W_SIGNED) != 0, ysg = (p[29] & GLOW_Q_Y_SIGNED) != 0; \
+    const glow_abi_qmm *qp = (const glow_abi_qmm *)p;                                                                  \
+    const int64_t *bd = qp->mm.bd, *abs = qp->mm.abs, *bbs = qp->mm.bbs;                                               \
+    int64_t M = qp->mm.M, N = qp->mm.N, K = qp->mm.K, ams = qp->mm.ams, aks = qp->mm.aks, bks = qp->mm.bks;            \
+    int64_t bns = qp->mm.bns, za_row = qp->mm.za_row, zb_col = qp->mm.zb_col, as_row = qp->as_row;                     \
+    int64_t bs_col = qp->bs_col;                                                                                       \
+    int xsg = (qp->signs & GLOW_Q_X_SIGNED) != 0, wsg = (qp->signs & GLOW_Q_W_SIGNED) != 0;                            \
+    int ysg = (qp->signs & GLOW_Q_Y_SIGNED) != 0;                                                                      \
     float ys = *(const float *)t[7];                                                                                   \
     int32_t yz = ZERO(t[8], 0, ysg);                                                                                   \
     for (int64_t b0 = 0, bi = 0; b0 < bd[0]; b0++)                                                                     \
@@ -74,7 +72,6 @@ QMM_ROWS(qmm_rows16, int16_t, int64_t, GLOW_Q16_ELEM, glow_q16_zero, glow_q16_pu
  * with the column sums of B computed once per call (QMM_NMAX columns at most)
  * and the row sums of A once per tile of rows. */
 #define QMM_MR_MAX 6
-#define QMM_PV_MAX 4 /* = GLOW_QMM_TILE_BLOCKS (glowc.h): packed B is padded to whole tiles of it */
 #define QMM_NMAX (GLOW_STACK_PANEL_FLOATS / 4)
 
 /* 4 bytes of row a at k = 4 kq (those past K are 0), flipped. */
@@ -89,8 +86,8 @@ static inline uint32_t qmm_a4(const uint8_t *a, int64_t kq, int64_t K, uint32_t 
 }
 
 #define QMM_TILE(NAME, MR, PV)                                                                                         \
-  static inline void NAME(glow_qi16 (*acc)[QMM_PV_MAX], const uint8_t *const *ar, const int8_t *bp, int64_t K,         \
-                          int64_t KQ, uint32_t flip) {                                                                 \
+  static inline void NAME(glow_qi16 (*acc)[GLOW_QMM_TILE_BLOCKS], const uint8_t *const *ar, const int8_t *bp,          \
+                          int64_t K, int64_t KQ, uint32_t flip) {                                                      \
     for (int r = 0; r < MR; r++)                                                                                       \
       for (int v = 0; v < PV; v++)                                                                                     \
         acc[r][v] = (glow_qi16){0};                                                                                    \
@@ -112,10 +109,11 @@ static inline void qmm_packed(uint8_t *const *t, const int64_t *p, int wide) {
   const int8_t *b = (const int8_t *)t[4];
   const float *as = (const float *)t[2], *bs = (const float *)t[5];
   const int32_t *bias = (const int32_t *)t[9];
-  const int64_t *bd = p, *abs = p + 4;
-  int64_t M = p[16], N = p[17], K = p[18], ams = p[19];
-  int64_t za_row = p[23], zb_col = p[24], as_row = p[27], bs_col = p[28];
-  int xsg = (p[29] & GLOW_Q_X_SIGNED) != 0, ysg = (p[29] & GLOW_Q_Y_SIGNED) != 0;
+  const glow_abi_qmm *qp = (const glow_abi_qmm *)p;
+  const int64_t *bd = qp->mm.bd, *abs = qp->mm.abs;
+  int64_t M = qp->mm.M, N = qp->mm.N, K = qp->mm.K, ams = qp->mm.ams;
+  int64_t za_row = qp->mm.za_row, zb_col = qp->mm.zb_col, as_row = qp->as_row, bs_col = qp->bs_col;
+  int xsg = (qp->signs & GLOW_Q_X_SIGNED) != 0, ysg = (qp->signs & GLOW_Q_Y_SIGNED) != 0;
   float ys = *(const float *)t[7];
   int32_t yz = glow_q_zero(t[8], 0, ysg);
   int64_t KQ = (K + 3) / 4, NB = (N + 15) / 16;
@@ -157,7 +155,7 @@ static inline void qmm_packed(uint8_t *const *t, const int64_t *p, int wide) {
                 am[r] = as[as_row ? m : 0];
               }
               for (int64_t n0 = nc; n0 < nc + NC; n0 += pv) {
-                glow_qi16 acc[QMM_MR_MAX][QMM_PV_MAX];
+                glow_qi16 acc[QMM_MR_MAX][GLOW_QMM_TILE_BLOCKS];
                 const int8_t *bp = b + n0 * KQ * 64;
                 if (mr == 1)
                   qmm_tile_row(acc, ar, bp, K, KQ, flip);
@@ -192,7 +190,7 @@ static inline void qmm_packed(uint8_t *const *t, const int64_t *p, int wide) {
 GLOW_KERNEL(qlinearmatmul) {
   if (glow_qdot_mcu() && qmcu_matmul(t, p))
     return;
-  if (p[30]) /* packed B: only qmm_packed reads that layout */
+  if (((const glow_abi_qmm *)p)->b_packed) /* only qmm_packed reads that layout */
     qmm_packed(t, p, glow_qdot_wide());
   else
     qmm_rows(t, p);

@@ -10,11 +10,6 @@
 #include "kernel.h"
 #include "kmath.h"
 
-/* Params' signedness flags (quant-util.h): input, weights, output. */
-#define GLOW_Q_X_SIGNED 1
-#define GLOW_Q_W_SIGNED 2
-#define GLOW_Q_Y_SIGNED 4
-
 static inline int32_t glow_q_get(const uint8_t *p, int64_t i, int sgn) {
   return sgn ? (int32_t)(int8_t)p[i] : (int32_t)p[i];
 }
