@@ -192,7 +192,7 @@ void *glow_xrealloc(void *p, size_t n);
 char *glow_xstrdup(const char *s);
 
 /* util/write-atomic.c: outputs go to a temporary name and are renamed by
- * glow_out_commit(), so a failed compile leaves nothing behind. */
+ * glow_outset_commit(), so a failed compile leaves nothing behind. */
 typedef struct glow_outset glow_outset;
 glow_outset *glow_outset_create(void);
 int glow_outset_write(glow_outset *o, const char *path, const void *data, size_t size);
@@ -515,7 +515,7 @@ typedef struct glow_plan {
 int glow_plan_create(const glow_graph *g, glow_plan *p);
 void glow_plan_free(glow_plan *p);
 
-/* codegen/target.c */
+/* codegen/target-machine.c: what -target, -mcpu, -mattr and the ABI options ask for */
 typedef struct glow_target_options {
   const char *triple, *cpu, *features;
   const char *float_abi; /* -float-abi=soft|softfp|hard (32-bit Arm), NULL: the triple's */
@@ -558,6 +558,7 @@ typedef struct glow_stack_usage {
   char unknown[256]; /* "" if bytes bounds the stack; else why it is only a lower bound */
 } glow_stack_usage;
 
+/* codegen/codegen.c */
 typedef struct glow_bundle_options {
   const char *network_name;
   const char *entry_name;   /* defaults to network_name */

@@ -1,5 +1,5 @@
 /* The tools' options, declared once (options.def): each entry gives the parser
- * (option-parse.c), the -help text (option-help.c) and the compile cache key
+ * (options.c, option-hooks.c), the -help text (option-help.c) and the compile cache key
  * (cache.c) what they need, so an option cannot be half added. */
 #ifndef GLOW_OPTION_TABLE_H
 #define GLOW_OPTION_TABLE_H

@@ -41,7 +41,7 @@ int glow_ew_infer_broadcast(glow_graph *g, glow_node *n, glow_dtype dt);
 void glow_ew_iter_init(glow_ew_iter *it, const glow_graph *g, const glow_node *n, int first, int count);
 void glow_ew_iter_next(glow_ew_iter *it);
 /* Adds the tensors (output 0, then inputs first .. first + count - 1) and the
- * broadcast parameters of kernels/elementwise.h's GLOW_EW_FOR: r, dims[r],
+ * broadcast parameters of kernels/elementwise.h's GLOW_EW_ROWS: r, dims[r],
  * strides[count][r], with size-1 axes dropped and axes merged where every
  * input allows, so the innermost stride is 0 or 1. */
 int glow_ew_lower_bcast(const glow_graph *g, const glow_node *n, glow_kcall *kc, int first, int count);
