@@ -1,7 +1,7 @@
 /* require shapes; maintains order. Float32 3x3 Convs with unit strides and
  * dilations and one group, on planes of 14 x 14 outputs and more, become
  * ConvWinograd nodes (ops/nn-conv-winograd.c) where the target runs them
- * (o->conv_winograd: targets whose stacks hold the kernel's 100 KiB of buffers):
+ * (o->conv_winograd: targets whose stacks hold the kernel's 220 KiB of buffers):
  * W becomes U, its Winograd transform, 4 times W's size (36 values for 9), in
  * a new constant (the original may be shared); the node keeps its inputs,
  * epilogue and residual. Runs when compiling only (compile.c), after
