@@ -463,6 +463,100 @@ static inline void conv_plane_rows(float *buf, const float *xc, int64_t r0, int6
     }
 }
 
+/* One (output channel, input channel) pair's share of a band of output rows,
+ * summed from the band buffer: y: the output channel's plane; buf, r0, rs, pw:
+ * the buffer, its first input row, floats per row (all phases) and per phase;
+ * wm: the pair's taps; load: add to Y (a later input channel), else start from
+ * bias. */
+typedef struct {
+  float *y;
+  const float *buf, *wm;
+  int64_t oh0, oh1, r0, rs, pw, sh, sw, dh, dw, KH, KW, OW;
+  float bias;
+  int load;
+} plane_args;
+
+/* Taps summed per pass over a tile (their offsets and weights on the stack). */
+#define PLANE_TAPS 32
+
+/* Outputs of R rows from oh x V runs of 16 columns from ow0, taps [t0, t1)
+ * (off: each tap's offset in the buffer, wt: its weight): R x V independent
+ * sums, so that the multiply-adds of different outputs overlap (one sum at a
+ * time waits on each add). Rows past oh1 and runs past OW repeat the last valid
+ * ones (read, never stored), so every read stays where the one-run loop read.
+ * Each output is the same sum in the same order (bias or Y, then taps row by
+ * row). */
+#define PLANE_TILE(R, V)                                                                                               \
+  static inline __attribute__((always_inline)) void plane_tile_##R##x##V(                                              \
+      const plane_args *a, int64_t oh, int64_t ow0, const int64_t *off, const float *wt, int64_t nt, int load) {       \
+    int64_t lastw = (a->OW - 1) / 16 * 16, row[R], col[V];                                                             \
+    const float *rb[R];                                                                                                \
+    for (int r = 0; r < R; r++) {                                                                                      \
+      row[r] = oh + r < a->oh1 ? oh + r : a->oh1 - 1;                                                                  \
+      rb[r] = a->buf + (row[r] * a->sh - a->r0) * a->rs;                                                               \
+    }                                                                                                                  \
+    for (int v = 0; v < V; v++)                                                                                        \
+      col[v] = ow0 + 16 * v < lastw ? ow0 + 16 * v : lastw;                                                            \
+    glow_nn_v16 acc[R][V];                                                                                             \
+    for (int r = 0; r < R; r++)                                                                                        \
+      for (int v = 0; v < V; v++) {                                                                                    \
+        const float *yr = a->y + row[r] * a->OW + col[v];                                                              \
+        int64_t nw = a->OW - col[v] < 16 ? a->OW - col[v] : 16;                                                        \
+        acc[r][v] = (glow_nn_v16){0} + a->bias;                                                                        \
+        if (load && nw == 16)                                                                                          \
+          acc[r][v] = *(const glow_nn_v16 *)yr;                                                                        \
+        else if (load)                                                                                                 \
+          for (int j = 0; j < nw; j++)                                                                                 \
+            acc[r][v][j] = yr[j];                                                                                      \
+      }                                                                                                                \
+    for (int64_t t = 0; t < nt; t++)                                                                                   \
+      for (int r = 0; r < R; r++)                                                                                      \
+        for (int v = 0; v < V; v++)                                                                                    \
+          acc[r][v] += wt[t] * *(const glow_nn_v16 *)(rb[r] + off[t] + col[v]);                                        \
+    for (int r = 0; r < R && oh + r < a->oh1; r++)                                                                     \
+      for (int v = 0; v < V && ow0 + 16 * v < a->OW; v++) {                                                            \
+        float *yr = a->y + row[r] * a->OW + col[v];                                                                    \
+        int64_t nw = a->OW - col[v] < 16 ? a->OW - col[v] : 16;                                                        \
+        if (nw == 16)                                                                                                  \
+          *(glow_nn_v16 *)yr = acc[r][v];                                                                              \
+        else                                                                                                           \
+          for (int j = 0; j < nw; j++)                                                                                 \
+            yr[j] = acc[r][v][j];                                                                                      \
+      }                                                                                                                \
+  }
+
+PLANE_TILE(1, 8)
+PLANE_TILE(2, 4)
+PLANE_TILE(4, 2)
+PLANE_TILE(8, 1)
+
+/* The band's rows in tiles of 8 sums shaped to the row's runs of 16 columns,
+ * PLANE_TAPS taps at a time (a later group adds to Y). */
+static inline __attribute__((always_inline)) void plane_band(const plane_args *a) {
+  int64_t runs = (a->OW + 15) / 16, V = runs >= 7 ? 8 : runs >= 3 ? 4 : runs == 2 ? 2 : 1, R = 8 / V;
+  int64_t ksz = a->KH * a->KW, off[PLANE_TAPS];
+  float wt[PLANE_TAPS];
+  for (int64_t t0 = 0; t0 < ksz; t0 += PLANE_TAPS) {
+    int64_t nt = ksz - t0 < PLANE_TAPS ? ksz - t0 : PLANE_TAPS;
+    for (int64_t t = 0; t < nt; t++) {
+      int64_t kh = (t0 + t) / a->KW, kw = (t0 + t) % a->KW;
+      off[t] = kh * a->dh * a->rs + (kw * a->dw) % a->sw * a->pw + (kw * a->dw) / a->sw;
+      wt[t] = a->wm[t0 + t];
+    }
+    int load = a->load || t0 > 0;
+    for (int64_t oh = a->oh0; oh < a->oh1; oh += R)
+      for (int64_t ow0 = 0; ow0 < a->OW; ow0 += 16 * V)
+        if (V == 8)
+          plane_tile_1x8(a, oh, ow0, off, wt, nt, load);
+        else if (V == 4)
+          plane_tile_2x4(a, oh, ow0, off, wt, nt, load);
+        else if (V == 2)
+          plane_tile_4x2(a, oh, ow0, off, wt, nt, load);
+        else
+          plane_tile_8x1(a, oh, ow0, off, wt, nt, load);
+  }
+}
+
 /* Part `part` of `nparts`: a range of the (image, group) pairs. */
 GLOW_KERNEL_PART(conv_plane_f32) {
   float *y = (float *)t[0];
@@ -489,27 +583,8 @@ GLOW_KERNEL_PART(conv_plane_f32) {
           float *ym = y + ((n * G + g) * Mg + m) * osz;
           const float *wm = w + ((g * Mg + m) * Cg + c) * ksz;
           float bias = b && c == 0 ? b[g * Mg + m] : 0.0f;
-          for (int64_t oh = oh0; oh < oh1; oh++)
-            for (int64_t ow0 = 0; ow0 < out[2]; ow0 += 16) {
-              int64_t nw = out[2] - ow0 < 16 ? out[2] - ow0 : 16;
-              float *yr = ym + oh * out[2] + ow0;
-              glow_nn_v16 acc = (glow_nn_v16){0} + bias;
-              if (c && nw == 16)
-                acc = *(const glow_nn_v16 *)yr;
-              else if (c)
-                for (int j = 0; j < nw; j++)
-                  acc[j] = yr[j];
-              for (int64_t kh = 0; kh < KH; kh++) {
-                const float *br = buf + (oh * sh + kh * dh - r0) * rs + ow0;
-                for (int64_t kw = 0; kw < KW; kw++)
-                  acc += wm[kh * KW + kw] * *(const glow_nn_v16 *)(br + (kw * dw) % sw * pw + (kw * dw) / sw);
-              }
-              if (nw == 16)
-                *(glow_nn_v16 *)yr = acc;
-              else
-                for (int j = 0; j < nw; j++)
-                  yr[j] = acc[j];
-            }
+          plane_args pa = {ym, buf, wm, oh0, oh1, r0, rs, pw, sh, sw, dh, dw, KH, KW, out[2], bias, c > 0};
+          plane_band(&pa);
           if (c == Cg - 1 && (res || e.kind != GLOW_EPI_NONE)) { /* the band, while in cache */
             float *yb = ym + oh0 * out[2];
             glow_epi_row(e, yb, res ? res + (yb - y) : 0, (oh1 - oh0) * out[2]);
