@@ -427,8 +427,8 @@ GLOW_KERNEL(conv_packed_f32) { glow_k_conv_packed_f32_part(t, p, 0, 1); }
  * 1-D or 2-D: a band of each input channel's rows is copied once into a
  * zero-padded stack buffer, its columns split by the horizontal stride into
  * phases so that every tap of a run of 16 output columns reads 16 contiguous
- * floats; each output row of the band is then summed 16 columns at a time, one
- * vector per run. A band is as many output rows as their input rows fit
+ * floats; the band's outputs are then summed 16 columns to a vector, 8 vectors
+ * at once (plane_band). A band is as many output rows as their input rows fit
  * CONV_PLANE floats (the whole plane when it fits): rows of s phases of
  * OW + (KW - 1) * d / s + 16 floats each. Bands change no sum: each output
  * still adds its channels, then taps, in order. The caller (lowering) checks
