@@ -436,31 +436,49 @@ GLOW_KERNEL(conv_packed_f32) { glow_k_conv_packed_f32_part(t, p, 0, 1); }
  * t: Y, X, W, B (B may be NULL); p: as glow_k_conv_f32. */
 #define CONV_PLANE GLOW_STACK_PANEL_FLOATS
 
-/* buf[row - r0][phase][j] = padded X[row][j * sw + phase] for rows [r0, r1). */
+/* buf[row - r0][phase][j] = padded X[row][j * sw + phase] for rows [r0, r1).
+ * Stride 2 splits each run of 32 floats into both phases at once: [vs, ve) of
+ * each phase comes from those vectors (j + 16 < both phases' ends keeps the
+ * last float read inside the row), the rest a float at a time. */
 static inline void conv_plane_rows(float *buf, const float *xc, int64_t r0, int64_t r1, int64_t sw, int64_t pw,
                                    const int64_t *in, const int64_t *pb) {
-  for (int64_t r = r0; r < r1; r++)
-    for (int64_t q = 0; q < sw; q++) {
-      float *br = buf + ((r - r0) * sw + q) * pw;
-      int64_t ih = r - pb[1], j0 = 0, j1 = 0;
-      if ((uint64_t)ih < (uint64_t)in[1])
-        glow_nn_range(q - pb[2], sw, in[2], pw, &j0, &j1);
-      const float *xr = xc + ih * in[2] + q - pb[2];
-      for (int64_t j = 0; j < j0; j++)
-        br[j] = 0.0f;
-      int64_t j = j0;
-      /* Stride 2: 32 floats, every other one kept (the loop below is scalar then);
-       * j + 16 < j1 keeps the last float read inside the row. */
-      for (; sw == 2 && j + 16 < j1; j += 16) {
-        glow_nn_v16 lo = *(const glow_nn_v16 *)(xr + 2 * j), hi = *(const glow_nn_v16 *)(xr + 2 * j + 16);
-        *(glow_nn_v16 *)(br + j) =
+  for (int64_t r = r0; r < r1; r++) {
+    int64_t ih = r - pb[1], ok = (uint64_t)ih < (uint64_t)in[1], j0[2] = {0, 0}, j1[2] = {0, 0}, vs = 0, ve = 0;
+    const float *xr = xc + ih * in[2] - pb[2];
+    float *b0 = buf + (r - r0) * sw * pw;
+    if (sw == 2 && ok) {
+      glow_nn_range(-pb[2], 2, in[2], pw, &j0[0], &j1[0]);
+      glow_nn_range(1 - pb[2], 2, in[2], pw, &j0[1], &j1[1]);
+      vs = j0[0] > j0[1] ? j0[0] : j0[1];
+      for (ve = vs; ve + 16 < j1[0] && ve + 16 < j1[1]; ve += 16) {
+        glow_nn_v16 lo = *(const glow_nn_v16 *)(xr + 2 * ve), hi = *(const glow_nn_v16 *)(xr + 2 * ve + 16);
+        *(glow_nn_v16 *)(b0 + ve) =
             __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+        *(glow_nn_v16 *)(b0 + pw + ve) =
+            __builtin_shufflevector(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
       }
-      for (; j < j1; j++)
-        br[j] = xr[j * sw];
-      for (int64_t j = j1; j < pw; j++)
+    }
+    for (int64_t q = 0; q < sw; q++) {
+      float *br = b0 + q * pw;
+      int64_t lo = 0, hi = 0;
+      if (ok)
+        glow_nn_range(q - pb[2], sw, in[2], pw, &lo, &hi);
+      if (sw == 1 && pw >= 64) { /* one loop of masked vectors: four short loops a row cost more (not on short rows) */
+        for (int64_t j = 0; j < pw; j++)
+          br[j] = j >= lo && j < hi ? xr[j] : 0.0f;
+        continue;
+      }
+      int64_t m0 = vs < ve ? vs : hi, m1 = vs < ve ? ve : hi; /* done above: [m0, m1) */
+      for (int64_t j = 0; j < lo; j++)
+        br[j] = 0.0f;
+      for (int64_t j = lo; j < m0; j++)
+        br[j] = xr[j * sw + q];
+      for (int64_t j = m1; j < hi; j++)
+        br[j] = xr[j * sw + q];
+      for (int64_t j = hi; j < pw; j++)
         br[j] = 0.0f;
     }
+  }
 }
 
 /* One (output channel, input channel) pair's share of a band of output rows,
