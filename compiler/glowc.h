@@ -258,6 +258,10 @@ int64_t glow_value_numel(const glow_value *v);
 size_t glow_value_bytes(const glow_value *v);
 void glow_value_set_shape(glow_value *v, glow_dtype dt, int rank, const int64_t *dims);
 int glow_value_make_const(glow_graph *g, int id, glow_dtype dt, int rank, const int64_t *dims, const void *data);
+/* A new constant made from value `base` (its weights packed, transformed or folded), named
+ * <base's name><suffix>; returns its id. g->vals may move: earlier pointers into it are stale. */
+int glow_value_add_derived(glow_graph *g, int base, const char *suffix, glow_dtype dt, int rank, const int64_t *dims,
+                           const void *data);
 const char *glow_op_name(glow_op op); /* its ONNX name, from ops.def */
 glow_op glow_op_from_onnx(const char *onnx_name); /* GLOW_OP_COUNT if unknown */
 char *glow_shape_str(const glow_value *v, char *buf, size_t cap); /* "float[1,3,224,224]" */

@@ -137,6 +137,15 @@ int glow_value_make_const(glow_graph *g, int id, glow_dtype dt, int rank, const 
   return 0;
 }
 
+int glow_value_add_derived(glow_graph *g, int base, const char *suffix, glow_dtype dt, int rank, const int64_t *dims,
+                           const void *data) {
+  char name[600];
+  snprintf(name, sizeof name, "%s%s", g->vals[base].name ? g->vals[base].name : "", suffix);
+  int id = glow_value_add(g, name);
+  glow_value_make_const(g, id, dt, rank, dims, data);
+  return id;
+}
+
 int glow_value_same_type(const glow_value *a, const glow_value *b) {
   if (a->dt != b->dt || a->rank != b->rank)
     return 0;

@@ -13,15 +13,6 @@ static int const_f32(const glow_graph *g, int id) {
   return id >= 0 && g->vals[id].kind == GLOW_VAL_CONST && g->vals[id].dt == GLOW_DT_F32;
 }
 
-static int new_const(glow_graph *g, const char *base, const char *suffix, int rank, const int64_t *dims,
-                     const float *data) {
-  char name[512];
-  snprintf(name, sizeof name, "%s%s", base, suffix);
-  int id = glow_value_add(g, name);
-  glow_value_make_const(g, id, GLOW_DT_F32, rank, dims, data);
-  return id;
-}
-
 static int fold(glow_graph *g, int conv_id, int bn_id) {
   glow_node *conv = &g->nodes[conv_id], *bn = &g->nodes[bn_id];
   for (int i = 1; i < 5; i++)
@@ -48,8 +39,8 @@ static int fold(glow_graph *g, int conv_id, int bn_id) {
   int64_t wdims[GLOW_MAX_RANK];
   memcpy(wdims, w->dims, sizeof wdims);
   int wrank = w->rank;
-  int nwid = new_const(g, g->vals[conv->in[1]].name, ".bnfolded", wrank, wdims, nw);
-  int nbid = new_const(g, g->vals[bn->in[2]].name, ".bnfolded", 1, &k, nb);
+  int nwid = glow_value_add_derived(g, conv->in[1], ".bnfolded", GLOW_DT_F32, wrank, wdims, nw);
+  int nbid = glow_value_add_derived(g, bn->in[2], ".bnfolded", GLOW_DT_F32, 1, &k, nb);
   free(nw);
   free(nb);
   conv = &g->nodes[conv_id]; /* glow_value_add does not move nodes, but keep it obvious */

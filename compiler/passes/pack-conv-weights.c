@@ -21,14 +21,13 @@ static void pack(glow_graph *g, int node_id, int64_t nb) {
     for (int64_t c = 0; c < cg; c++)
       for (int64_t t = 0; t < taps; t++)
         d[o / bw * bw * k + (t * cg + c) * bw + o % bw] = s[(o * cg + c) * taps + t];
-  char name[512];
-  snprintf(name, sizeof name, "%s.panel%lld", w->name, (long long)nb);
+  char suffix[32];
+  snprintf(suffix, sizeof suffix, ".panel%lld", (long long)nb);
   int rank = w->rank;
   int64_t dims[GLOW_MAX_RANK];
   for (int i = 0; i < rank; i++)
     dims[i] = w->dims[i];
-  int id = glow_value_add(g, name); /* may move g->vals: w is not read after it */
-  glow_value_make_const(g, id, GLOW_DT_F32, rank, dims, d);
+  int id = glow_value_add_derived(g, n->in[1], suffix, GLOW_DT_F32, rank, dims, d); /* w is not read after it */
   free(d);
   n = &g->nodes[node_id];
   n->in[1] = id;

@@ -17,14 +17,6 @@
 
 static int is_const(const glow_graph *g, int id) { return id >= 0 && g->vals[id].kind == GLOW_VAL_CONST; }
 
-static int new_const(glow_graph *g, const char *base, glow_dtype dt, int rank, const int64_t *dims, const void *data) {
-  char name[512];
-  snprintf(name, sizeof name, "%s.packed", base);
-  int id = glow_value_add(g, name);
-  glow_value_make_const(g, id, dt, rank, dims, data);
-  return id;
-}
-
 /* Whether a node's weights (input 3) and their zero point (input 5) can be packed. */
 static int packable(const glow_graph *g, const glow_node *n) {
   int wid = n->in[3], zid = n->in[5];
@@ -44,7 +36,7 @@ static void flip_zero_point(glow_graph *g, int node_id) {
   for (int64_t i = 0; i < e; i++)
     zd[i] = (int8_t)((z ? ((const uint8_t *)z->data)[i] : 0) ^ 0x80);
   int64_t zdims[1] = {z && z->rank ? z->dims[0] : 1};
-  int nz = new_const(g, z ? z->name : g->vals[n->in[3]].name, GLOW_DT_I8, z ? z->rank : 0, zdims, zd);
+  int nz = glow_value_add_derived(g, z ? zid : n->in[3], ".packed", GLOW_DT_I8, z ? z->rank : 0, zdims, zd);
   free(zd);
   g->nodes[node_id].in[5] = nz; /* QLinearConv and QLinearMatMul have at least 8 inputs (import checks) */
 }
@@ -69,7 +61,7 @@ static void pack_conv(glow_graph *g, int node_id) {
   for (int i = 2; i < w->rank; i++)
     dims[i - 1] = w->dims[i];
   dims[w->rank - 1] = c4;
-  int rank = w->rank, nw = new_const(g, w->name, GLOW_DT_I8, rank, dims, d);
+  int rank = w->rank, nw = glow_value_add_derived(g, n->in[3], ".packed", GLOW_DT_I8, rank, dims, d);
   free(d);
   g->nodes[node_id].in[3] = nw;
   if (flip)
@@ -94,7 +86,7 @@ static void pack_matmul(glow_graph *g, int node_id) {
     for (int64_t c = 0; c < N; c++)
       d[((c / 16) * kq + k / 4) * 64 + c % 16 * 4 + k % 4] = (int8_t)(s[k * N + c] ^ (flip ? 0x80 : 0));
   int64_t dims[3] = {nb, kq, 64};
-  int nw = new_const(g, b->name, GLOW_DT_I8, 3, dims, d);
+  int nw = glow_value_add_derived(g, n->in[3], ".packed", GLOW_DT_I8, 3, dims, d);
   free(d);
   g->nodes[node_id].in[3] = nw;
   if (flip)

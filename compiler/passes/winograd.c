@@ -16,10 +16,9 @@ static void make_winograd(glow_graph *g, int node_id, int nb, const int64_t pads
   int64_t m = w->dims[0], c = w->dims[1], dims[4] = {m, c, 6, 6};
   float *u = glow_xmalloc(sizeof(float) * (size_t)(36 * m * c));
   glow_winograd_weights(w->data, m, c, nb, u);
-  char name[512];
-  snprintf(name, sizeof name, "%s.winograd%d", w->name, nb);
-  int id = glow_value_add(g, name); /* may move g->vals: w is not read after it */
-  glow_value_make_const(g, id, GLOW_DT_F32, 4, dims, u);
+  char suffix[32];
+  snprintf(suffix, sizeof suffix, ".winograd%d", nb);
+  int id = glow_value_add_derived(g, n->in[1], suffix, GLOW_DT_F32, 4, dims, u); /* w is not read after it */
   free(u);
   n = &g->nodes[node_id];
   n->op = GLOW_OP_CONV_WINOGRAD;

@@ -43,10 +43,7 @@ static int bias_int32(glow_graph *g, int b, int xs, int ws, int64_t m) {
     double v = nearbyint((double)bd[k] / ((double)xsv * (double)wsd[nws > 1 ? k : 0]));
     q[k] = (int32_t)(v < -2147483647.0 ? -2147483647.0 : v > 2147483647.0 ? 2147483647.0 : v);
   }
-  char name[600];
-  snprintf(name, sizeof name, "%s.quantized", g->vals[b].name);
-  int id = glow_value_add(g, name);
-  glow_value_make_const(g, id, GLOW_DT_I32, 1, &m, q);
+  int id = glow_value_add_derived(g, b, ".quantized", GLOW_DT_I32, 1, &m, q);
   free(q);
   return id;
 }
