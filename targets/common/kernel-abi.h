@@ -218,7 +218,7 @@ typedef struct glow_abi_ew {
   int64_t dims[];
 } glow_abi_ew;
 _Static_assert(sizeof(glow_abi_ew) == 1 * sizeof(int64_t), "glow_abi_ew: 1 param, then the arrays");
-/* Input k's strides follow input k - 1's: the strides of input 0. */
+/* Input 0's strides; input k's follow input k - 1's. */
 #define GLOW_ABI_EW_STRIDES(a) ((a)->dims + (a)->r)
 /* What follows the strides of ni inputs. */
 #define GLOW_ABI_EW_END(a, ni) ((a)->dims + (1 + (ni)) * (a)->r)
@@ -293,7 +293,7 @@ typedef struct glow_abi_einsum {
   int64_t size[];
 } glow_abi_einsum;
 _Static_assert(sizeof(glow_abi_einsum) == 3 * sizeof(int64_t), "glow_abi_einsum: 3 params, then the arrays");
-/* Input i's strides follow input i - 1's: the strides of input 0. */
+/* Input 0's strides; input i's follow input i - 1's. */
 #define GLOW_ABI_EINSUM_STRIDES(a) ((a)->size + (a)->nl)
 
 /* Range (kernels/generate.c, ops/tensor-shape.c): n elements; start and delta,
