@@ -181,12 +181,14 @@ static int is_square(const glow_graph *g, const glow_node *n) {
 
 static int lower_pow(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   if (is_square(g, n)) {
-    int64_t p[4] = {1, glow_value_numel(glow_out(g, n, 0)), 1, 1};
+    glow_abi_ew a = {.r = 1};
+    int64_t dims_strides[3] = {glow_value_numel(glow_out(g, n, 0)), 1, 1}; /* one axis; x's stride twice */
     glow_kcall_init(kc, "glow_k_mul_%s", glow_dtype_suffix(glow_in(g, n, 0)->dt));
     glow_kcall_tensor(kc, n->out[0]);
     glow_kcall_tensor(kc, n->in[0]);
     glow_kcall_tensor(kc, n->in[0]);
-    glow_kcall_params(kc, 4, p);
+    glow_kcall_abi(kc, &a, sizeof a);
+    glow_kcall_params(kc, 3, dims_strides);
     return 0;
   }
   glow_kcall_init(kc, "glow_k_pow_%s_%s", glow_dtype_suffix(glow_in(g, n, 0)->dt),

@@ -85,7 +85,8 @@ static int lower_cast(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   glow_kcall_init(kc, "glow_k_cast_%s_%s", glow_dtype_suffix(x->dt), glow_dtype_suffix(o->dt));
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
-  glow_kcall_param(kc, glow_value_numel(o));
+  glow_abi_count a = {.n = glow_value_numel(o)};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

@@ -127,7 +127,9 @@ int glow_ew_lower_bcast_ins(const glow_graph *g, const glow_node *n, glow_kcall 
   glow_kcall_tensor(kc, n->out[0]);
   for (int k = 0; k < count; k++)
     glow_kcall_tensor(kc, n->in[in[k]]);
-  glow_kcall_param(kc, r);
+  int at = kc->nparams; /* variadic kernels put their count first */
+  glow_abi_ew a = {.r = r};
+  glow_kcall_abi(kc, &a, sizeof a);
   glow_kcall_params(kc, r, dims);
   for (int k = 0; k < count; k++)
     glow_kcall_params(kc, r, st[k]);
@@ -138,6 +140,6 @@ int glow_ew_lower_bcast_ins(const glow_graph *g, const glow_node *n, glow_kcall 
   bytes[0] = row * (int64_t)glow_dtype_size(o->dt);
   for (int k = 0; k < count; k++)
     bytes[1 + k] = st[k][0] * (int64_t)glow_dtype_size(glow_in(g, n, in[k])->dt);
-  glow_kcall_split(kc, 1, bytes);
+  glow_kcall_split(kc, at + GLOW_ABI_INDEX(glow_abi_ew, dims), bytes);
   return 0;
 }

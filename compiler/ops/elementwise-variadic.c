@@ -84,7 +84,8 @@ static int lower_variadic(const glow_graph *g, const glow_node *n, glow_kcall *k
     return glow_ew_lower_bcast(g, n, kc, 0, 2);
   }
   glow_kcall_init(kc, "glow_k_%s_n_%s", kernel_names[k], sfx);
-  glow_kcall_param(kc, n->nin);
+  glow_abi_ew_n a = {.n = n->nin}; /* glow_ew_lower_bcast appends r and the arrays */
+  glow_kcall_abi(kc, &a, offsetof(glow_abi_ew_n, r));
   return glow_ew_lower_bcast(g, n, kc, 0, n->nin);
 }
 

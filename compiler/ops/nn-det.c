@@ -73,8 +73,8 @@ static int lower_det(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   glow_kcall_init(kc, "glow_k_det_%s", glow_dtype_suffix(x->dt));
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
-  glow_kcall_param(kc, glow_extent(x, 0, x->rank - 2));
-  glow_kcall_param(kc, m);
+  glow_abi_det a = {.batch = glow_extent(x, 0, x->rank - 2), .m = m};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

@@ -249,8 +249,8 @@ static int lower_einsum(const glow_graph *g, const glow_node *n, glow_kcall *kc)
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < pl.nin; i++)
     glow_kcall_tensor(kc, n->in[i]);
-  int64_t hdr[] = {pl.nin, pl.nl, pl.nout};
-  glow_kcall_params(kc, 3, hdr);
+  glow_abi_einsum a = {.nin = pl.nin, .nl = pl.nl, .nout = pl.nout};
+  glow_kcall_abi(kc, &a, sizeof a);
   glow_kcall_params(kc, pl.nl, pl.size);
   for (int i = 0; i < pl.nin; i++)
     glow_kcall_params(kc, pl.nl, pl.stride[i]);

@@ -157,11 +157,10 @@ static int lower_gridsample(const glow_graph *g, const glow_node *n, glow_kcall 
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_tensor(kc, n->in[1]);
-  glow_kcall_params(kc, 4, x->dims);
-  glow_kcall_param(kc, grid->dims[1] * grid->dims[2]);
-  glow_kcall_param(kc, s.mode);
-  glow_kcall_param(kc, s.pad);
-  glow_kcall_param(kc, s.align);
+  glow_abi_gridsample a = {.N = x->dims[0], .C = x->dims[1], .H = x->dims[2], .W = x->dims[3],
+                           .P = grid->dims[1] * grid->dims[2], .mode = s.mode, .padding = s.pad,
+                           .align_corners = s.align};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

@@ -77,8 +77,8 @@ static int lower_batchnorm(const glow_graph *g, const glow_node *n, glow_kcall *
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 5; i++)
     glow_kcall_tensor(kc, n->in[i]);
-  int64_t p[] = {N, C, S, glow_f2p(glow_attr_float(n, "epsilon", 1e-5))};
-  glow_kcall_params(kc, 4, p);
+  glow_abi_batchnorm a = {.N = N, .C = C, .S = S, .eps = glow_f2p(glow_attr_float(n, "epsilon", 1e-5))};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 
@@ -138,8 +138,8 @@ static int lower_instancenorm(const glow_graph *g, const glow_node *n, glow_kcal
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, n->in[i]);
-  int64_t p[] = {N * C, C, S, glow_f2p(glow_attr_float(n, "epsilon", 1e-5))};
-  glow_kcall_params(kc, 4, p);
+  glow_abi_instancenorm a = {.NC = N * C, .C = C, .S = S, .eps = glow_f2p(glow_attr_float(n, "epsilon", 1e-5))};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 
@@ -244,8 +244,9 @@ static int lower_layernorm(const glow_graph *g, const glow_node *n, glow_kcall *
     glow_kcall_tensor(kc, o < n->nout ? n->out[o] : -1);
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
-  int64_t p[] = {s.outer, s.inner, s.scale_scalar, s.bias_scalar, glow_f2p(glow_attr_float(n, "epsilon", 1e-5))};
-  glow_kcall_params(kc, 5, p);
+  glow_abi_layernorm a = {.outer = s.outer, .inner = s.inner, .scale_one = s.scale_scalar, .bias_one = s.bias_scalar,
+                          .eps = glow_f2p(glow_attr_float(n, "epsilon", 1e-5))};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 
@@ -295,15 +296,15 @@ static int lower_lrn(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   glow_kcall_init(kc, "glow_k_lrn_%s", glow_dtype_suffix(x->dt));
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
-  int64_t p[] = {N,
-                 C,
-                 S,
-                 (size - 1) / 2,
-                 size / 2,
-                 glow_f2p(glow_attr_float(n, "alpha", 1e-4) / (double)size),
-                 glow_f2p(glow_attr_float(n, "beta", 0.75)),
-                 glow_f2p(glow_attr_float(n, "bias", 1.0))};
-  glow_kcall_params(kc, 8, p);
+  glow_abi_lrn a = {.N = N,
+                    .C = C,
+                    .S = S,
+                    .lo = (size - 1) / 2,
+                    .hi = size / 2,
+                    .alpha = glow_f2p(glow_attr_float(n, "alpha", 1e-4) / (double)size),
+                    .beta = glow_f2p(glow_attr_float(n, "beta", 0.75)),
+                    .bias = glow_f2p(glow_attr_float(n, "bias", 1.0))};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 
@@ -412,15 +413,15 @@ static int lower_mvn(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
   /* Kept and reduced axes, each padded to 4 with extent 1 in front. */
-  int64_t p[16];
+  glow_abi_mvn a;
   for (int i = 0; i < 4; i++) {
     int ki = i - (4 - nk), ri = i - (4 - nr);
-    p[i] = ki < 0 ? 1 : kd[ki];
-    p[4 + i] = ki < 0 ? 0 : ks[ki];
-    p[8 + i] = ri < 0 ? 1 : rd[ri];
-    p[12 + i] = ri < 0 ? 0 : rs[ri];
+    a.kept_dims[i] = ki < 0 ? 1 : kd[ki];
+    a.kept_strides[i] = ki < 0 ? 0 : ks[ki];
+    a.red_dims[i] = ri < 0 ? 1 : rd[ri];
+    a.red_strides[i] = ri < 0 ? 0 : rs[ri];
   }
-  glow_kcall_params(kc, 16, p);
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

@@ -306,31 +306,29 @@ static int lower_rnn(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   for (int i = 0; i < 8; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
   int64_t S = s.S, N = s.N, D = s.D, H = s.H, I = s.I;
-  int64_t p[] = {s.kind,
-                 S,
-                 N,
-                 I,
-                 H,
-                 D,
-                 s.reverse,
-                 s.layout ? I : N * I,         /* X: step and batch strides */
-                 s.layout ? S * I : I,
-                 s.layout ? D * H : D * N * H, /* Y: step, direction and batch strides */
-                 s.layout ? H : N * H,
-                 s.layout ? S * D * H : H,
-                 s.layout ? H : N * H,         /* Y_h, Y_c, initial_h, initial_c: direction and batch */
-                 s.layout ? D * H : H,
-                 glow_f2p(s.clip),
-                 s.input_forget,
-                 s.linear_before_reset};
-  glow_kcall_params(kc, (int)(sizeof p / sizeof p[0]), p);
+  glow_abi_rnn a = {.kind = s.kind,
+                    .S = S,
+                    .N = N,
+                    .I = I,
+                    .H = H,
+                    .D = D,
+                    .reverse = s.reverse,
+                    .x_step = s.layout ? I : N * I,
+                    .x_batch = s.layout ? S * I : I,
+                    .y_step = s.layout ? D * H : D * N * H,
+                    .y_dir = s.layout ? H : N * H,
+                    .y_batch = s.layout ? S * D * H : H,
+                    .h_dir = s.layout ? H : N * H,
+                    .h_batch = s.layout ? D * H : H,
+                    .clip = glow_f2p(s.clip),
+                    .input_forget = s.input_forget,
+                    .linear_before_reset = s.linear_before_reset};
   for (int d = 0; d < 2; d++)
     for (int f = 0; f < 3; f++) {
       int dd = d < D ? d : 0, ff = f < s.nact ? f : 0;
-      glow_kcall_param(kc, s.act[dd][ff]);
-      glow_kcall_paramf(kc, s.alpha[dd][ff]);
-      glow_kcall_paramf(kc, s.beta[dd][ff]);
+      a.act[d][f] = (glow_abi_rnn_act){s.act[dd][ff], glow_f2p(s.alpha[dd][ff]), glow_f2p(s.beta[dd][ff])};
     }
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

@@ -151,14 +151,11 @@ static int lower_roialign(const glow_graph *g, const glow_node *n, glow_kcall *k
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, n->in[i]);
-  glow_kcall_params(kc, 4, glow_in(g, n, 0)->dims);
-  glow_kcall_param(kc, glow_in(g, n, 1)->dims[0]);
-  glow_kcall_param(kc, r.oh);
-  glow_kcall_param(kc, r.ow);
-  glow_kcall_param(kc, r.ratio);
-  glow_kcall_paramf(kc, r.scale);
-  glow_kcall_param(kc, r.half_pixel);
-  glow_kcall_param(kc, r.max_mode);
+  const int64_t *xd = glow_in(g, n, 0)->dims;
+  glow_abi_roialign a = {.N = xd[0], .C = xd[1], .H = xd[2], .W = xd[3], .R = glow_in(g, n, 1)->dims[0],
+                         .oh = r.oh, .ow = r.ow, .ratio = r.ratio, .scale = glow_f2p(r.scale),
+                         .half_pixel = r.half_pixel, .max_mode = r.max_mode};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

@@ -66,8 +66,9 @@ static int lower_unpool(const glow_graph *g, const glow_node *n, glow_kcall *kc)
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_tensor(kc, n->in[1]);
-  int64_t p[] = {glow_value_numel(glow_out(g, n, 0)), glow_value_numel(x), glow_in(g, n, 1)->dt};
-  glow_kcall_params(kc, 3, p);
+  glow_abi_unpool a = {.out_n = glow_value_numel(glow_out(g, n, 0)), .in_n = glow_value_numel(x),
+                       .idt = glow_in(g, n, 1)->dt};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

@@ -76,7 +76,8 @@ int glow_lower_copy(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   glow_kcall_init(kc, "glow_k_copy");
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
-  glow_kcall_param(kc, (int64_t)glow_value_bytes(glow_out(g, n, 0)));
+  glow_abi_count a = {.n = (int64_t)glow_value_bytes(glow_out(g, n, 0))};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

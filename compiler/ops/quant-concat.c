@@ -100,10 +100,10 @@ static int lower_qconcat(const glow_graph *g, const glow_node *n, glow_kcall *kc
     const glow_value *x = glow_in(g, n, 2 + 3 * k);
     len[k] = glow_extent(x, axis, x->rank);
   }
-  glow_kcall_param(kc, parts);
-  glow_kcall_param(kc, glow_extent(y, 0, axis));
+  glow_abi_concat a = {.k = parts, .outer = glow_extent(y, 0, axis)};
+  glow_kcall_abi(kc, &a, sizeof a);
   glow_kcall_params(kc, parts, len);
-  glow_kcall_param(kc, y->dt == GLOW_DT_I8);
+  glow_kcall_param(kc, y->dt == GLOW_DT_I8); /* the int8 flag, at len[parts] */
   return 0;
 }
 

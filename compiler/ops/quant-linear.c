@@ -108,31 +108,35 @@ static int eval_quantize(const glow_graph *g, const glow_node *n, void *const *o
   return 0;
 }
 
-/* Parts of (De)QuantizeLinear (t: Y, X, scale, zero point; p: outer, ext, inner):
+/* Parts of (De)QuantizeLinear (t: Y, X, scale, zero point; p: glow_abi_quantize):
  * slices of the outer rows, else of the axis (scales and zero points move with
  * it), else of the elements. */
-static void q_split(const glow_graph *g, const glow_node *n, glow_kcall *kc, const int64_t *p) {
+static void q_split(const glow_graph *g, const glow_node *n, glow_kcall *kc, const glow_abi_quantize *a) {
   int64_t ey = (int64_t)glow_dtype_size(glow_out(g, n, 0)->dt), ex = (int64_t)glow_dtype_size(glow_in(g, n, 0)->dt);
   const glow_value *s = glow_in(g, n, 1), *z = glow_in(g, n, 2);
-  int axis = p[0] > 1 ? 0 : p[1] > 1 ? 1 : 2;
-  int64_t unit = axis == 0 ? p[1] * p[2] : axis == 1 ? p[2] : 1;
+  int axis = a->outer > 1 ? 0 : a->len > 1 ? 1 : 2;
+  int64_t unit = axis == 0 ? a->len * a->inner : axis == 1 ? a->inner : 1;
   int64_t bytes[4] = {unit * ey, unit * ex, axis == 1 ? (int64_t)glow_dtype_size(s->dt) : 0,
                       axis == 1 && z ? (int64_t)glow_dtype_size(z->dt) : 0};
-  glow_kcall_split(kc, axis, bytes);
+  glow_kcall_split(kc,
+                   axis == 0   ? GLOW_ABI_INDEX(glow_abi_quantize, outer)
+                   : axis == 1 ? GLOW_ABI_INDEX(glow_abi_quantize, len)
+                               : GLOW_ABI_INDEX(glow_abi_quantize, inner),
+                   bytes);
 }
 
 static int lower_quantize(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
-  int64_t p[4];
-  if (quantize_get(g, n, &p[0], &p[1], &p[2]))
+  glow_abi_quantize a;
+  if (quantize_get(g, n, &a.outer, &a.len, &a.inner))
     return -1;
-  p[3] = quantize_type(g, n) == GLOW_DT_I8;
+  a.sign = quantize_type(g, n) == GLOW_DT_I8;
   glow_kcall_init(kc, "glow_k_quantize%s_%s", quantize_type(g, n) == GLOW_DT_I16 ? "16" : "",
                   glow_dtype_suffix(glow_in(g, n, 0)->dt));
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
-  glow_kcall_params(kc, 4, p);
-  q_split(g, n, kc, p);
+  glow_kcall_abi(kc, &a, sizeof a);
+  q_split(g, n, kc, &a);
   return 0;
 }
 
@@ -172,17 +176,17 @@ static int eval_dequantize(const glow_graph *g, const glow_node *n, void *const 
 }
 
 static int lower_dequantize(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
-  int64_t p[4];
-  if (dequantize_get(g, n, &p[0], &p[1], &p[2]))
+  glow_abi_quantize a;
+  if (dequantize_get(g, n, &a.outer, &a.len, &a.inner))
     return -1;
   glow_dtype dt = glow_in(g, n, 0)->dt;
-  p[3] = dt == GLOW_DT_I8;
+  a.sign = dt == GLOW_DT_I8;
   glow_kcall_init(kc, "glow_k_dequantize_%s", dt == GLOW_DT_I32 ? "i32" : dt == GLOW_DT_I16 ? "q16" : "q8");
   glow_kcall_tensor(kc, n->out[0]);
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
-  glow_kcall_params(kc, 4, p);
-  q_split(g, n, kc, p);
+  glow_kcall_abi(kc, &a, sizeof a);
+  q_split(g, n, kc, &a);
   return 0;
 }
 
@@ -230,7 +234,8 @@ static int lower_dynamic_quantize(const glow_graph *g, const glow_node *n, glow_
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, i < n->nout ? n->out[i] : -1);
   glow_kcall_tensor(kc, n->in[0]);
-  glow_kcall_param(kc, glow_value_numel(glow_in(g, n, 0)));
+  glow_abi_count a = {.n = glow_value_numel(glow_in(g, n, 0))};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 
@@ -328,7 +333,7 @@ static int lower_qbinary(const glow_graph *g, const glow_node *n, glow_kcall *kc
     return -1;
   for (int i = 0; i < 6; i++)
     glow_kcall_tensor(kc, params[i] < n->nin ? n->in[params[i]] : -1);
-  glow_kcall_param(kc, glow_in(g, n, 0)->dt == GLOW_DT_I8);
+  glow_kcall_param(kc, glow_in(g, n, 0)->dt == GLOW_DT_I8); /* the int8 flag, after glow_abi_ew's arrays */
   return 0;
 }
 

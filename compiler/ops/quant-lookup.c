@@ -42,9 +42,10 @@ static int lower_lookup(const glow_graph *g, const glow_node *n, glow_kcall *kc)
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_tensor(kc, n->in[1]);
-  glow_kcall_param(kc, glow_value_numel(glow_in(g, n, 0)));
+  glow_abi_count a = {.n = glow_value_numel(glow_in(g, n, 0))};
+  glow_kcall_abi(kc, &a, sizeof a);
   int64_t bytes[3] = {1, 1, 0};
-  glow_kcall_split(kc, 0, bytes); /* parts: slices of the elements */
+  glow_kcall_split(kc, GLOW_ABI_INDEX(glow_abi_count, n), bytes); /* parts: slices of the elements */
   return 0;
 }
 

@@ -77,8 +77,8 @@ static void gap_eval(glow_dtype dt, const void *x, void *y, int64_t planes, int6
 static void gap_lower(const glow_node *n, glow_kcall *kc, int64_t planes, int64_t size, glow_dtype dt) {
   glow_kcall_init(kc, "glow_k_qlinear_global_avgpool_%s", dt == GLOW_DT_I16 ? "q16" : "q8");
   qpool_tensors(n, kc);
-  int64_t p[3] = {planes, size, dt == GLOW_DT_I8};
-  glow_kcall_params(kc, 3, p);
+  glow_abi_qgap a = {.planes = planes, .size = size, .sign = dt == GLOW_DT_I8};
+  glow_kcall_abi(kc, &a, sizeof a);
 }
 
 static int infer_qgap(glow_graph *g, glow_node *n) {

@@ -97,8 +97,8 @@ static int lower_arg(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   glow_kcall_init(kc, "glow_k_%s_%s", n->op == GLOW_OP_ARGMAX ? "argmax" : "argmin", glow_dtype_suffix(x->dt));
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
-  int64_t p[] = {d.outer, d.len, d.inner, d.last};
-  glow_kcall_params(kc, 4, p);
+  glow_abi_argmax a = {.outer = d.outer, .len = d.len, .inner = d.inner, .last = d.last};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

@@ -232,7 +232,8 @@ static void reduce_layout(const glow_value *x, const int *red, glow_kcall *kc) {
     rs[0] = 0;
     nr = 1;
   }
-  glow_kcall_param(kc, nk);
+  glow_abi_reduce a = {.nk = nk};
+  glow_kcall_abi(kc, &a, sizeof a);
   glow_kcall_params(kc, nk, kd);
   glow_kcall_params(kc, nk, ks);
   glow_kcall_param(kc, nr);

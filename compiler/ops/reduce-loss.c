@@ -107,8 +107,9 @@ static int lower_loss(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
     glow_kcall_tensor(kc, n->nout > 1 ? n->out[1] : -1);
   for (int i = 0; i < 3; i++)
     glow_kcall_tensor(kc, i < n->nin ? n->in[i] : -1);
-  int64_t p[] = {d.N, d.C, d.D, d.reduction, d.has_weight, d.has_ii, d.ii};
-  glow_kcall_params(kc, 7, p);
+  glow_abi_loss a = {.N = d.N, .C = d.C, .D = d.D, .reduction = d.reduction, .has_weight = d.has_weight,
+                     .has_ignore_index = d.has_ii, .ignore_index = d.ii};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

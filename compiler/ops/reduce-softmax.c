@@ -65,19 +65,19 @@ static int eval_softmax(const glow_graph *g, const glow_node *n, void *const *ou
 }
 
 static int lower_softmax(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
-  int64_t p[3];
+  glow_abi_softmax a;
   glow_dtype dt = glow_in(g, n, 0)->dt;
   if (dt != GLOW_DT_F32 && dt != GLOW_DT_F64)
     return glow_node_error(g, n, "no %s kernel for type %s", glow_op_get(n->op)->onnx_name, glow_dtype_name(dt));
-  if (softmax_extents(g, n, &p[0], &p[1], &p[2]))
+  if (softmax_extents(g, n, &a.outer, &a.len, &a.inner))
     return -1;
   const char *k = n->op == GLOW_OP_SOFTMAX ? "softmax" : n->op == GLOW_OP_LOG_SOFTMAX ? "log_softmax" : "hardmax";
   glow_kcall_init(kc, "glow_k_%s_%s", k, glow_dtype_suffix(dt));
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
-  glow_kcall_params(kc, 3, p);
-  int64_t row = p[1] * p[2] * (int64_t)glow_dtype_size(dt), bytes[2] = {row, row};
-  glow_kcall_split(kc, 0, bytes); /* parts: slices of the outer rows */
+  glow_kcall_abi(kc, &a, sizeof a);
+  int64_t row = a.len * a.inner * (int64_t)glow_dtype_size(dt), bytes[2] = {row, row};
+  glow_kcall_split(kc, GLOW_ABI_INDEX(glow_abi_softmax, outer), bytes); /* parts: slices of the outer rows */
   return 0;
 }
 

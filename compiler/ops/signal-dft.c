@@ -42,9 +42,10 @@ void glow_sig_dft_lower(const glow_sig_dft *d, const glow_node *n, glow_kcall *k
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_tensor(kc, d->window >= 0 ? n->in[d->window] : -1);
-  int64_t p[11] = {d->outer, d->frames, d->inner, d->cin,    d->nread,  d->n,
-                   d->nbins, d->inverse, d->x_outer, d->x_frame, d->x_sample};
-  glow_kcall_params(kc, 11, p);
+  glow_abi_dft a = {.outer = d->outer, .frames = d->frames, .inner = d->inner, .cin = d->cin, .nread = d->nread,
+                    .n = d->n, .nbins = d->nbins, .inverse = d->inverse, .x_outer = d->x_outer,
+                    .x_frame = d->x_frame, .x_sample = d->x_sample};
+  glow_kcall_abi(kc, &a, sizeof a);
 }
 
 /* DFT's plan; dims gets its output shape. */

@@ -91,8 +91,8 @@ static int lower_mel(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
     return -1;
   glow_kcall_init(kc, "glow_k_melweight_%s", glow_dtype_suffix(glow_out(g, n, 0)->dt));
   glow_kcall_tensor(kc, n->out[0]);
-  glow_kcall_param(kc, m.nspec);
-  glow_kcall_param(kc, m.nmel);
+  glow_abi_melweight a = {.nspec = m.nspec, .nmel = m.nmel};
+  glow_kcall_abi(kc, &a, sizeof a);
   glow_kcall_params(kc, (int)m.nmel + 2, m.bins);
   return 0;
 }

@@ -80,8 +80,8 @@ static int lower_concat(const glow_graph *g, const glow_node *n, glow_kcall *kc)
     len[k++] = glow_extent(v, axis, v->rank);
     glow_kcall_tensor(kc, n->in[i]);
   }
-  glow_kcall_param(kc, k);
-  glow_kcall_param(kc, glow_extent(o, 0, axis));
+  glow_abi_concat a = {.k = k, .outer = glow_extent(o, 0, axis)};
+  glow_kcall_abi(kc, &a, sizeof a);
   glow_kcall_params(kc, k, len);
   return 0;
 }
@@ -185,8 +185,8 @@ static int lower_split(const glow_graph *g, const glow_node *n, glow_kcall *kc) 
   for (int i = 0; i < n->nout; i++)
     glow_kcall_tensor(kc, n->out[i]);
   glow_kcall_tensor(kc, n->in[0]);
-  glow_kcall_param(kc, n->nout);
-  glow_kcall_param(kc, glow_extent(x, 0, axis));
+  glow_abi_concat a = {.k = n->nout, .outer = glow_extent(x, 0, axis)};
+  glow_kcall_abi(kc, &a, sizeof a);
   for (int i = 0; i < n->nout; i++)
     glow_kcall_param(kc, sizes[i] * inner);
   return 0;

@@ -94,8 +94,9 @@ static int lower_gather(const glow_graph *g, const glow_node *n, glow_kcall *kc)
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_tensor(kc, n->in[1]);
-  int64_t p[] = {glow_extent(x, 0, axis), x->dims[axis], glow_extent(x, axis + 1, x->rank), glow_value_numel(iv), iv->dt};
-  glow_kcall_params(kc, 5, p);
+  glow_abi_gather a = {.outer = glow_extent(x, 0, axis), .len = x->dims[axis],
+                       .inner = glow_extent(x, axis + 1, x->rank), .nidx = glow_value_numel(iv), .idt = iv->dt};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 
@@ -146,9 +147,8 @@ static int lower_gather_elements(const glow_graph *g, const glow_node *n, glow_k
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_tensor(kc, n->in[1]);
-  glow_kcall_param(kc, x->rank);
-  glow_kcall_param(kc, axis);
-  glow_kcall_param(kc, iv->dt);
+  glow_abi_gather_elements a = {.r = x->rank, .axis = axis, .idt = iv->dt};
+  glow_kcall_abi(kc, &a, sizeof a);
   glow_kcall_params(kc, x->rank, iv->dims);
   glow_kcall_params(kc, x->rank, x->dims);
   return 0;
@@ -237,8 +237,9 @@ static int lower_gather_nd(const glow_graph *g, const glow_node *n, glow_kcall *
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_tensor(kc, n->in[1]);
-  int64_t hdr[] = {p.B, p.N, p.k, p.S, glow_extent(x, p.b, x->rank), iv->dt};
-  glow_kcall_params(kc, 6, hdr);
+  glow_abi_gather_nd a = {.B = p.B, .N = p.N, .K = p.k, .S = p.S, .batch_stride = glow_extent(x, p.b, x->rank),
+                          .idt = iv->dt};
+  glow_kcall_abi(kc, &a, sizeof a);
   glow_kcall_params(kc, p.k, x->dims + p.b);
   glow_kcall_params(kc, p.k, xs + p.b);
   return 0;
@@ -311,8 +312,9 @@ static int lower_onehot(const glow_graph *g, const glow_node *n, glow_kcall *kc)
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_tensor(kc, n->in[2]);
-  int64_t p[] = {glow_extent(iv, 0, axis), depth, glow_extent(iv, axis, iv->rank), iv->dt};
-  glow_kcall_params(kc, 4, p);
+  glow_abi_onehot a = {.outer = glow_extent(iv, 0, axis), .depth = depth, .inner = glow_extent(iv, axis, iv->rank),
+                       .idt = iv->dt};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

@@ -443,8 +443,8 @@ static int lower_resize(const glow_graph *g, const glow_node *n, glow_kcall *kc)
     glow_kcall_init(kc, "glow_k_resize_%s", glow_dtype_suffix(o->dt));
     glow_kcall_tensor(kc, n->out[0]);
     glow_kcall_tensor(kc, n->in[0]);
-    glow_kcall_param(kc, r);
-    glow_kcall_paramf(kc, p.extrapolation);
+    glow_abi_resize a = {.r = r, .extrapolation = glow_f2p(p.extrapolation)};
+    glow_kcall_abi(kc, &a, sizeof a);
     glow_kcall_params(kc, r, ntaps);
     glow_kcall_params(kc, r, o->dims);
     for (int d = 0; d < r; d++) {

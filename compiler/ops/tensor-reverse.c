@@ -60,8 +60,9 @@ static int lower_revseq(const glow_graph *g, const glow_node *n, glow_kcall *kc)
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_tensor(kc, n->in[1]);
-  int64_t p[] = {r.time, r.batch, r.inner, r.time_axis, glow_in(g, n, 1)->dt};
-  glow_kcall_params(kc, 5, p);
+  glow_abi_reverse_sequence a = {.time = r.time, .batch = r.batch, .inner = r.inner, .time_axis = r.time_axis,
+                                 .idt = glow_in(g, n, 1)->dt};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

@@ -94,16 +94,16 @@ static int eval_cumsum(const glow_graph *g, const glow_node *n, void *const *out
 static int lower_cumsum(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   const glow_value *x = glow_in(g, n, 0);
   int axis = cumsum_axis(g, n);
-  int64_t p[5];
+  glow_abi_cumsum a;
   if (axis < 0)
     return -1;
-  axis_extents(x, axis, &p[0], &p[1], &p[2]);
-  p[3] = glow_attr_int(n, "exclusive", 0) != 0;
-  p[4] = glow_attr_int(n, "reverse", 0) != 0;
+  axis_extents(x, axis, &a.outer, &a.len, &a.inner);
+  a.exclusive = glow_attr_int(n, "exclusive", 0) != 0;
+  a.reverse = glow_attr_int(n, "reverse", 0) != 0;
   glow_kcall_init(kc, "glow_k_cumsum_%s", glow_dtype_suffix(x->dt));
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
-  glow_kcall_params(kc, 5, p);
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 
@@ -196,16 +196,16 @@ static int eval_topk(const glow_graph *g, const glow_node *n, void *const *outs,
 static int lower_topk(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   const glow_value *x = glow_in(g, n, 0);
   int axis;
-  int64_t p[5];
-  if (topk_get(g, n, &axis, &p[3]))
+  glow_abi_topk a;
+  if (topk_get(g, n, &axis, &a.k))
     return -1;
-  axis_extents(x, axis, &p[0], &p[1], &p[2]);
-  p[4] = glow_attr_int(n, "largest", 1) != 0;
+  axis_extents(x, axis, &a.outer, &a.len, &a.inner);
+  a.largest = glow_attr_int(n, "largest", 1) != 0;
   glow_kcall_init(kc, "glow_k_topk_%s", glow_dtype_suffix(x->dt));
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->out[1]);
   glow_kcall_tensor(kc, n->in[0]);
-  glow_kcall_params(kc, 5, p);
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

@@ -119,8 +119,8 @@ static int lower_scatter_elements(const glow_graph *g, const glow_node *n, glow_
   if (axis < 0 || red < 0)
     return -1;
   scatter_kcall(g, n, kc, "scatter_elements", red);
-  int64_t hdr[] = {x->rank, axis, iv->dt, red};
-  glow_kcall_params(kc, 4, hdr);
+  glow_abi_scatter_elements a = {.r = x->rank, .axis = axis, .idt = iv->dt, .red = red};
+  glow_kcall_abi(kc, &a, sizeof a);
   glow_kcall_params(kc, x->rank, iv->dims);
   glow_kcall_params(kc, x->rank, x->dims);
   return 0;
@@ -197,8 +197,8 @@ static int lower_scatter_nd(const glow_graph *g, const glow_node *n, glow_kcall 
     return -1;
   glow_dense_strides(x->rank, x->dims, xs);
   scatter_kcall(g, n, kc, "scatter_nd", red);
-  int64_t hdr[] = {glow_value_numel(x), p.N, p.k, p.S, iv->dt, red};
-  glow_kcall_params(kc, 6, hdr);
+  glow_abi_scatter_nd a = {.numel = glow_value_numel(x), .N = p.N, .K = p.k, .S = p.S, .idt = iv->dt, .red = red};
+  glow_kcall_abi(kc, &a, sizeof a);
   glow_kcall_params(kc, p.k, x->dims);
   glow_kcall_params(kc, p.k, xs);
   return 0;

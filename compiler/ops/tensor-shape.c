@@ -114,8 +114,8 @@ static int lower_cos(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
     return -1;
   glow_t_kcall_by_size(kc, "fill", o->dt);
   glow_kcall_tensor(kc, n->out[0]);
-  glow_kcall_param(kc, glow_value_numel(o));
-  glow_kcall_param(kc, (int64_t)glow_t_raw_bits(dt, data));
+  glow_abi_fill a = {.n = glow_value_numel(o), .bits = (int64_t)glow_t_raw_bits(dt, data)};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 
@@ -200,9 +200,10 @@ static int lower_range(const glow_graph *g, const glow_node *n, glow_kcall *kc) 
     return -1;
   glow_kcall_init(kc, "glow_k_range_%s", glow_dtype_suffix(dt));
   glow_kcall_tensor(kc, n->out[0]);
-  glow_kcall_param(kc, r.count);
-  glow_kcall_param(kc, glow_dtype_is_float(dt) ? glow_f2p(r.start) : r.istart);
-  glow_kcall_param(kc, glow_dtype_is_float(dt) ? glow_f2p(r.delta) : r.idelta);
+  int f = glow_dtype_is_float(dt);
+  glow_abi_range a = {.n = r.count, .start = f ? glow_f2p(r.start) : r.istart,
+                      .delta = f ? glow_f2p(r.delta) : r.idelta};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 
@@ -235,8 +236,9 @@ static int lower_eyelike(const glow_graph *g, const glow_node *n, glow_kcall *kc
   const glow_value *o = glow_out(g, n, 0);
   glow_t_kcall_by_size(kc, "eyelike", o->dt);
   glow_kcall_tensor(kc, n->out[0]);
-  int64_t p[] = {o->dims[0], o->dims[1], glow_attr_int(n, "k", 0), (int64_t)glow_t_bits_of(o->dt, 1.0)};
-  glow_kcall_params(kc, 4, p);
+  glow_abi_eyelike a = {.rows = o->dims[0], .cols = o->dims[1], .k = glow_attr_int(n, "k", 0),
+                        .one = (int64_t)glow_t_bits_of(o->dt, 1.0)};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 
@@ -278,8 +280,8 @@ static int lower_trilu(const glow_graph *g, const glow_node *n, glow_kcall *kc) 
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_tensor(kc, n->nin > 1 ? n->in[1] : -1);
   int64_t batch = rows && cols ? glow_value_numel(x) / (rows * cols) : 0;
-  int64_t p[] = {batch, rows, cols, glow_attr_int(n, "upper", 1) != 0};
-  glow_kcall_params(kc, 4, p);
+  glow_abi_trilu a = {.batch = batch, .rows = rows, .cols = cols, .upper = glow_attr_int(n, "upper", 1) != 0};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

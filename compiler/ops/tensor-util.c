@@ -62,8 +62,8 @@ int glow_t_lower_strided(const glow_graph *g, const glow_node *n, glow_kcall *kc
   glow_t_kcall_by_size(kc, "copy_strided", o->dt);
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
-  glow_kcall_param(kc, r);
-  glow_kcall_param(kc, offset);
+  glow_abi_copy_strided a = {.r = r, .in_offset = offset};
+  glow_kcall_abi(kc, &a, sizeof a);
   glow_kcall_params(kc, r, d2);
   glow_kcall_params(kc, r, s2);
   return 0;
@@ -79,11 +79,11 @@ int glow_t_lower_table(const glow_graph *g, const glow_node *n, glow_kcall *kc, 
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_tensor(kc, fill_input >= 0 ? n->in[fill_input] : -1);
   int r = o->rank ? o->rank : 1;
-  glow_kcall_param(kc, r);
-  glow_kcall_param(kc, (int64_t)fill_bits);
+  glow_abi_copy_table a = {.r = r, .fill_bits = (int64_t)fill_bits};
+  glow_kcall_abi(kc, &a, sizeof a);
   if (!o->rank) { /* a scalar: one axis of one element at offset 0 */
-    glow_kcall_param(kc, 1);
-    glow_kcall_param(kc, 0);
+    static const int64_t dims_and_table[] = {1, 0};
+    glow_kcall_params(kc, 2, dims_and_table);
     return 0;
   }
   glow_kcall_params(kc, r, o->dims);

@@ -59,11 +59,9 @@ static int lower_window(const glow_graph *g, const glow_node *n, glow_kcall *kc)
     return -1;
   glow_kcall_init(kc, "glow_k_window_%s", glow_dtype_suffix(glow_out(g, n, 0)->dt));
   glow_kcall_tensor(kc, n->out[0]);
-  glow_kcall_param(kc, w.size);
-  glow_kcall_paramf(kc, w.n);
-  glow_kcall_paramf(kc, w.a0);
-  glow_kcall_paramf(kc, w.a1);
-  glow_kcall_paramf(kc, w.a2);
+  glow_abi_window a = {.size = w.size, .n = glow_f2p(w.n), .a0 = glow_f2p(w.a0), .a1 = glow_f2p(w.a1),
+                       .a2 = glow_f2p(w.a2)};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

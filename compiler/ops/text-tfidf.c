@@ -123,8 +123,9 @@ static int lower_tfidf(const glow_graph *g, const glow_node *n, glow_kcall *kc) 
   glow_kcall_init(kc, "glow_k_tfidf_%s", glow_dtype_suffix(glow_in(g, n, 0)->dt));
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
-  int64_t p[] = {t.rows, t.cols, t.nout, t.mode, t.min_n, t.max_n, t.max_skip, t.nent_words};
-  glow_kcall_params(kc, 8, p);
+  glow_abi_tfidf a = {.rows = t.rows, .cols = t.cols, .nout = t.nout, .mode = t.mode, .min_n = t.min_n,
+                      .max_n = t.max_n, .max_skip = t.max_skip, .nwords = t.nent_words};
+  glow_kcall_abi(kc, &a, sizeof a);
   glow_kcall_params(kc, (int)t.nent_words, t.entries);
   for (int64_t i = 0; i < t.nout; i++)
     glow_kcall_paramf(kc, t.weights && i < t.nentries ? t.weights[i] : 1.0);

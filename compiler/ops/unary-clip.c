@@ -103,13 +103,15 @@ static int lower_clip(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   glow_kcall_tensor(kc, n->in[0]);
   for (int k = 0; k < 2; k++)
     glow_kcall_tensor(kc, cb.mode[k] == 2 ? n->in[1 + k] : -1);
-  glow_kcall_param(kc, glow_value_numel(x));
-  for (int k = 0; k < 2; k++) {
-    glow_kcall_param(kc, cb.mode[k]);
-    glow_kcall_param(kc, glow_dtype_is_float(x->dt) ? glow_f2p(cb.f[k]) : cb.i[k]);
-  }
+  int f = glow_dtype_is_float(x->dt);
+  glow_abi_clip a = {.n = glow_value_numel(x),
+                     .min_mode = cb.mode[0],
+                     .min = f ? glow_f2p(cb.f[0]) : cb.i[0],
+                     .max_mode = cb.mode[1],
+                     .max = f ? glow_f2p(cb.f[1]) : cb.i[1]};
+  glow_kcall_abi(kc, &a, sizeof a);
   int64_t e = (int64_t)glow_dtype_size(x->dt), bytes[4] = {e, e, 0, 0}; /* parts: slices of the elements */
-  glow_kcall_split(kc, 0, bytes);
+  glow_kcall_split(kc, GLOW_ABI_INDEX(glow_abi_clip, n), bytes);
   return 0;
 }
 
@@ -182,7 +184,8 @@ static int lower_prelu(const glow_graph *g, const glow_node *n, glow_kcall *kc) 
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
   glow_kcall_tensor(kc, n->in[1]);
-  glow_kcall_param(kc, r);
+  glow_abi_ew a = {.r = r};
+  glow_kcall_abi(kc, &a, sizeof a);
   glow_kcall_params(kc, r, dims);
   glow_kcall_params(kc, r, cs);
   return 0;
@@ -251,10 +254,11 @@ static int lower_dropout(const glow_graph *g, const glow_node *n, glow_kcall *kc
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->out[1]);
   glow_kcall_tensor(kc, n->in[0]);
-  glow_kcall_param(kc, (int64_t)glow_value_bytes(x));
-  glow_kcall_param(kc, glow_value_numel(m));
-  glow_kcall_param(kc, (int64_t)glow_dtype_size(m->dt));
-  glow_kcall_param(kc, pattern);
+  glow_abi_dropout a = {.x_bytes = (int64_t)glow_value_bytes(x),
+                        .n = glow_value_numel(m),
+                        .mask_size = (int64_t)glow_dtype_size(m->dt),
+                        .mask_bits = pattern};
+  glow_kcall_abi(kc, &a, sizeof a);
   return 0;
 }
 

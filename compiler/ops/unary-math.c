@@ -192,11 +192,10 @@ static int lower_unary(const glow_graph *g, const glow_node *n, glow_kcall *kc) 
   glow_kcall_init(kc, "glow_k_%s_%s", d->kernel, glow_dtype_suffix(x->dt));
   glow_kcall_tensor(kc, n->out[0]);
   glow_kcall_tensor(kc, n->in[0]);
-  glow_kcall_param(kc, glow_value_numel(x));
-  glow_kcall_paramf(kc, ab[0]);
-  glow_kcall_paramf(kc, ab[1]);
+  glow_abi_unary a = {.n = glow_value_numel(x), .a = glow_f2p(ab[0]), .b = glow_f2p(ab[1])};
+  glow_kcall_abi(kc, &a, sizeof a);
   int64_t bytes[2] = {(int64_t)glow_dtype_size(glow_out(g, n, 0)->dt), (int64_t)glow_dtype_size(x->dt)};
-  glow_kcall_split(kc, 0, bytes); /* parts: slices of the elements */
+  glow_kcall_split(kc, GLOW_ABI_INDEX(glow_abi_unary, n), bytes); /* parts: slices of the elements */
   return 0;
 }
 

@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/kernel-abi.h" /* glow_abi_rnn */
 #include "target.h"
 
 extern const unsigned char glow_kernels_cuda[], glow_cuda_host_x86_64[], glow_cuda_host_aarch64[];
@@ -25,7 +26,8 @@ static int supports_op(const glow_target *t, const glow_target_step *s, char *wh
   }
   if (strcmp(s->kernel, "glow_k_rnn_f32"))
     return 1;
-  int64_t kind = s->params[0], H = s->params[4], G = kind == 2 ? 4 : kind == 1 ? 3 : 1;
+  const glow_abi_rnn *a = (const glow_abi_rnn *)s->params;
+  int64_t kind = a->kind, H = a->H, G = kind == 2 ? 4 : kind == 1 ? 3 : 1;
   int64_t room = t->stack_panel_floats / 2;
   int64_t most = room / (3 + G) < room / G ? room / (3 + G) : room / G;
   if (H <= most)

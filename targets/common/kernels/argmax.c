@@ -1,7 +1,7 @@
 /* ArgMax, ArgMin along one axis: the first extreme, or with `last` the last one.
  *
  * t: out (int64), in
- * p: outer, len, inner, last
+ * p: glow_abi_argmax
  * With inner == 1 each row is scanned contiguously in LANES interleaved partial scans (merged by value,
  * then by index), otherwise a tile of up to TILE columns scans whole
  * rows of `inner`, keeping the best value and index per column. */
@@ -15,7 +15,8 @@
   GLOW_KERNEL(NAME) {                                                                                          \
     int64_t *o = (int64_t *)t[0];                                                                              \
     const T *x = (const T *)t[1];                                                                              \
-    int64_t outer = p[0], len = p[1], inner = p[2], last = p[3];                                               \
+    const glow_abi_argmax *ap = (const glow_abi_argmax *)p;                                                    \
+    int64_t outer = ap->outer, len = ap->len, inner = ap->inner, last = ap->last;                              \
     if (len == 0)                                                                                              \
       return;                                                                                                  \
     for (int64_t a = 0; a < outer; a++) {                                                                      \

@@ -32,12 +32,13 @@ static double det_lu(double *a, int64_t m) {
   return det;
 }
 
-/* t: out, x; p: batch, m. out[b] = det(x[b]) for m x m matrices. */
+/* t: out, x; p: glow_abi_det. out[b] = det(x[b]) for m x m matrices. */
 #define DET(NAME, T)                                                                                                   \
   GLOW_KERNEL(det_##NAME) {                                                                                            \
     T *o = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1];                                                                                      \
-    int64_t batch = p[0], m = p[1];                                                                                    \
+    const glow_abi_det *ap = (const glow_abi_det *)p;                                                                  \
+    int64_t batch = ap->batch, m = ap->m;                                                                              \
     double a[32 * 32];                                                                                                 \
     for (int64_t b = 0; b < batch; b++, x += m * m) {                                                                  \
       for (int64_t i = 0; i < m * m; i++)                                                                              \

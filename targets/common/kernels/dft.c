@@ -5,15 +5,16 @@
 #include "kmath.h"
 
 /* t: out [outer][frames][nbins][inner][2], x, window [nread] (NULL: none);
- * p: outer, frames, inner, cin (1 real, 2 complex), nread, n, nbins, inverse, x_outer, x_frame, x_sample.
+ * p: glow_abi_dft.
  * out[o][f][k][i] = sum over s < nread of w[s] x[o * x_outer + f * x_frame + s * x_sample + i * cin]
  * e^(-+2 pi j k s / n), divided by n when inverse. */
 GLOW_KERNEL(dft_f32) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1], *w = (const float *)t[2];
-  int64_t outer = p[0], frames = p[1], inner = p[2], cin = p[3], nread = p[4], n = p[5], nbins = p[6];
-  int64_t xo = p[8], xf = p[9], xs = p[10];
-  double sign = p[7] ? 1 : -1, scale = p[7] ? 1 / (double)n : 1;
+  const glow_abi_dft *ap = (const glow_abi_dft *)p;
+  int64_t outer = ap->outer, frames = ap->frames, inner = ap->inner, cin = ap->cin, nread = ap->nread, n = ap->n;
+  int64_t nbins = ap->nbins, xo = ap->x_outer, xf = ap->x_frame, xs = ap->x_sample;
+  double sign = ap->inverse ? 1 : -1, scale = ap->inverse ? 1 / (double)n : 1;
   for (int64_t o = 0; o < outer; o++)
     for (int64_t f = 0; f < frames; f++)
       for (int64_t k = 0; k < nbins; k++)

@@ -1,5 +1,5 @@
 /* Einsum as nested loops over labels: the output's outside, the summed inside.
- * t: Y, X0, X1, ... (up to 4); p: nin, nl, nout, size[nl], stride[nin][nl]
+ * t: Y, X0, X1, ... (up to 4); p: glow_abi_einsum
  * (labels 0..nout-1 are the output's in its order; stride 0 where an input
  * lacks a label; a repeated label's strides are summed). */
 #include "kernel.h"
@@ -7,8 +7,9 @@
 #define EINSUM(SUF, T)                                                                                                 \
   GLOW_KERNEL(einsum_##SUF) {                                                                                          \
     T *y = (T *)t[0];                                                                                                  \
-    int64_t nin = p[0], nl = p[1], nout = p[2];                                                                        \
-    const int64_t *size = p + 3, *stride = p + 3 + nl;                                                                 \
+    const glow_abi_einsum *ap = (const glow_abi_einsum *)p;                                                            \
+    int64_t nin = ap->nin, nl = ap->nl, nout = ap->nout;                                                               \
+    const int64_t *size = ap->size, *stride = GLOW_ABI_EINSUM_STRIDES(ap);                                             \
     int64_t idx[12] = {0}, off[4] = {0};                                                                               \
     int64_t ytotal = 1;                                                                                                \
     for (int64_t j = 0; j < nout; j++)                                                                                 \

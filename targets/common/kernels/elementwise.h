@@ -169,7 +169,7 @@ GLOW_EW_TYPE(b8, uint8_t, uint32_t, uint32_t)
   } while (0)
 
 /* A kernel over two inputs of dtypes sa, sb into an output of dtype so:
- * t: out, a, b; p: r, dims[r], a_strides[r], b_strides[r].
+ * t: out, a, b; p: glow_abi_ew of a and b.
  * EXPR computes the output (compute type of so) from a and b (compute types). */
 #define GLOW_EW_BINARY(name, sa, sb, so, EXPR)                                                               \
   static inline void glow_ew_row_##name(GLOW_EW_T(so) *restrict o_, const GLOW_EW_T(sa) *restrict a_,        \
@@ -185,7 +185,9 @@ GLOW_EW_TYPE(b8, uint8_t, uint32_t, uint32_t)
     GLOW_EW_T(so) *o = (GLOW_EW_T(so) *)t[0];                                                                \
     const GLOW_EW_T(sa) *a = (const GLOW_EW_T(sa) *)t[1];                                                    \
     const GLOW_EW_T(sb) *b = (const GLOW_EW_T(sb) *)t[2];                                                    \
-    GLOW_EW_ROWS(2, p[0], p + 1, p + 1 + p[0], glow_ew_row_##name(o + i, a + at[0], b + at[1], len, inc[0], inc[1]);); \
+    const glow_abi_ew *ap = (const glow_abi_ew *)p;                                                          \
+    GLOW_EW_ROWS(2, ap->r, ap->dims, GLOW_ABI_EW_STRIDES(ap),                                                \
+                 glow_ew_row_##name(o + i, a + at[0], b + at[1], len, inc[0], inc[1]););                     \
   }
 
 #endif

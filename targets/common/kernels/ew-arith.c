@@ -1,6 +1,6 @@
 /* Binary arithmetic kernels with numpy broadcasting: add, sub, mul, div, mod
  * (divisor's sign), fmod (dividend's sign), max, min, bitshift.
- * t: out, a, b; p: r, dims[r], a_strides[r], b_strides[r] (see GLOW_EW_FOR).
+ * t: out, a, b; p: glow_abi_ew of a and b (GLOW_EW_BINARY, kernels/elementwise.h).
  * Integer + - * wrap; integer division or remainder by 0 gives 0 and
  * INT_MIN / -1 wraps, rather than trapping. */
 #include "kernels/elementwise.h"

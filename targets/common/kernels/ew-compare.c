@@ -1,5 +1,5 @@
 /* Comparison and logic kernels with numpy broadcasting; bool (0/1 byte) output.
- * t: out, a, b; p: r, dims[r], a_strides[r], b_strides[r]. */
+ * t: out, a, b; p: glow_abi_ew of a and b. */
 #include "kernels/elementwise.h"
 
 #define K_CMP(s, name, op) GLOW_EW_BINARY(name##_##s, s, s, b8, a op b)

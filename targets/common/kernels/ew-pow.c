@@ -2,7 +2,7 @@
  * of any numeric type; the result has the base's type. Floats and float
  * exponents go through glow_pow in double; integer powers of integers
  * are exact (wrapping on overflow; negative exponents give 1/x^n truncated).
- * t: out, base, exponent; p: r, dims[r], base_strides[r], exp_strides[r]. */
+ * t: out, base, exponent; p: glow_abi_ew of base and exponent. */
 #include "kernels/elementwise.h"
 
 static inline int64_t ipow(int64_t x, uint64_t n) {

@@ -1,10 +1,10 @@
 /* Variadic kernels (Sum, Mean, Max, Min of 1..63 inputs) with numpy
  * broadcasting: the output takes input 0, then each further input in turn.
- * t: out, in_0 .. in_{n-1}; p: n, r, dims[r], strides[n][r]. */
+ * t: out, in_0 .. in_{n-1}; p: glow_abi_ew_n. */
 #include "kernels/elementwise.h"
 
 #define K_VARIADIC(s, name, EXPR, ...)                                                                       \
-  static inline void row_first_##name##_##s(GLOW_EW_T(s) *restrict o, const GLOW_EW_T(s) *restrict x,       \
+  static inline void row_first_##name##_##s(GLOW_EW_T(s) *restrict o, const GLOW_EW_T(s) *restrict x,        \
                                             int64_t len, int64_t ix) {                                       \
     for (int64_t e = 0; e < len; e++)                                                                        \
       o[e] = x[e * ix];                                                                                      \
@@ -18,8 +18,9 @@
   }                                                                                                          \
   GLOW_KERNEL(name##_n_##s) {                                                                                \
     GLOW_EW_T(s) *o = (GLOW_EW_T(s) *)t[0];                                                                  \
-    int64_t n = p[0], r = p[1];                                                                              \
-    const int64_t *dims = p + 2, *st = p + 2 + r;                                                            \
+    const glow_abi_ew_n *ap = (const glow_abi_ew_n *)p;                                                      \
+    int64_t n = ap->n, r = ap->r;                                                                            \
+    const int64_t *dims = ap->dims, *st = GLOW_ABI_EW_N_STRIDES(ap);                                         \
     const GLOW_EW_T(s) *x0 = (const GLOW_EW_T(s) *)t[1];                                                     \
     GLOW_EW_ROWS(1, r, dims, st, row_first_##name##_##s(o + i, x0 + at[0], len, inc[0]););                   \
     for (int64_t k = 1; k < n; k++) {                                                                        \
@@ -34,8 +35,9 @@
 #define K_ACC_VARIADIC(s, name, FINISH)                                                                      \
   GLOW_KERNEL(name##_n_##s) {                                                                                \
     GLOW_EW_T(s) *o = (GLOW_EW_T(s) *)t[0];                                                                  \
-    int64_t n = p[0], r = p[1], numel = 1, idx[8] = {0};                                                     \
-    const int64_t *dims = p + 2, *st = p + 2 + r;                                                            \
+    const glow_abi_ew_n *ap = (const glow_abi_ew_n *)p;                                                      \
+    int64_t n = ap->n, r = ap->r, numel = 1, idx[8] = {0};                                                   \
+    const int64_t *dims = ap->dims, *st = GLOW_ABI_EW_N_STRIDES(ap);                                         \
     for (int64_t d = 0; d < r; d++)                                                                          \
       numel *= dims[d];                                                                                      \
     for (int64_t i = 0; i < numel; i++) {                                                                    \

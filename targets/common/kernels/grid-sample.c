@@ -51,11 +51,13 @@ static inline float gs_cubic(const float *v, float t) {
 }
 
 /* t: out [N][C][P], x [N][C][H][W], grid [N][P][2];
- * p: N, C, H, W, P (output positions), mode, padding, align_corners. */
+ * p: glow_abi_gridsample. */
 GLOW_KERNEL(gridsample_f32) {
   float *o = (float *)t[0];
   const float *x = (const float *)t[1], *grid = (const float *)t[2];
-  int64_t N = p[0], C = p[1], h = p[2], w = p[3], P = p[4], mode = p[5], pad = p[6], al = p[7];
+  const glow_abi_gridsample *ap = (const glow_abi_gridsample *)p;
+  int64_t N = ap->N, C = ap->C, h = ap->H, w = ap->W, P = ap->P, mode = ap->mode, pad = ap->padding;
+  int64_t al = ap->align_corners;
   for (int64_t b = 0; b < N; b++)
     for (int64_t c = 0; c < C; c++) {
       const float *pl = x + (b * C + c) * h * w;

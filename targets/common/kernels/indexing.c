@@ -47,13 +47,14 @@ static inline int64_t norm_index(int64_t k, int64_t n) {
   return k >= 0 && k < n ? k : -1;
 }
 
-/* t: out, data, indices; p: outer, axis_len, inner, nidx, idt.
+/* t: out, data, indices; p: glow_abi_gather.
  * out[o, j, i] = data[o, indices[j], i] (o < outer, j < nidx, i < inner). */
 #define GATHER(S, T)                                                                                                   \
   GLOW_KERNEL(gather_e##S) {                                                                                           \
     T *o = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1];                                                                                      \
-    int64_t outer = p[0], len = p[1], inner = p[2], nidx = p[3], idt = p[4];                                           \
+    const glow_abi_gather *ap = (const glow_abi_gather *)p;                                                            \
+    int64_t outer = ap->outer, len = ap->len, inner = ap->inner, nidx = ap->nidx, idt = ap->idt;                       \
     for (int64_t a = 0; a < outer; a++)                                                                                \
       for (int64_t j = 0; j < nidx; j++, o += inner) {                                                                 \
         int64_t k = norm_index(load_index(t[2], j, idt), len);                                                         \
@@ -84,14 +85,15 @@ static inline void dense_strides(int64_t r, const int64_t *dims, int64_t *st) {
   }
 }
 
-/* t: out, data, indices; p: rank (1..8), axis, idt, idx_dims[rank], data_dims[rank].
+/* t: out, data, indices; p: glow_abi_gather_elements.
  * out[c] = data[c with c[axis] = indices[c]]; out has the shape of indices. */
 #define GATHER_ELEMENTS(S, T)                                                                                          \
   GLOW_KERNEL(gather_elements_e##S) {                                                                                  \
     T *o = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1];                                                                                      \
-    int64_t r = p[0], axis = p[1], idt = p[2], n = 1, c[8] = {0}, st[8], off = 0;                                      \
-    const int64_t *dims = p + 3, *xd = p + 3 + r;                                                                      \
+    const glow_abi_gather_elements *ap = (const glow_abi_gather_elements *)p;                                          \
+    int64_t r = ap->r, axis = ap->axis, idt = ap->idt, n = 1, c[8] = {0}, st[8], off = 0;                              \
+    const int64_t *dims = ap->idx_dims, *xd = GLOW_ABI_GATHER_ELEMENTS_DATA_DIMS(ap);                                  \
     dense_strides(r, xd, st);                                                                                          \
     for (int64_t d = 0; d < r; d++)                                                                                    \
       n *= dims[d];                                                                                                    \
@@ -102,14 +104,15 @@ static inline void dense_strides(int64_t r, const int64_t *dims, int64_t *st) {
     }                                                                                                                  \
   }
 
-/* t: out, data, indices; p: B, N, K, S, batch_stride, idt, dims[K], strides[K].
+/* t: out, data, indices; p: glow_abi_gather_nd.
  * For batch b and tuple j (indices[b, j, 0..K-1]): out[b, j, 0..S-1] = the slice of data's batch b at that tuple. */
 #define GATHER_ND(S_, T)                                                                                               \
   GLOW_KERNEL(gather_nd_e##S_) {                                                                                       \
     T *o = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1];                                                                                      \
-    int64_t B = p[0], N = p[1], K = p[2], S = p[3], bs = p[4], idt = p[5];                                             \
-    const int64_t *dims = p + 6, *st = p + 6 + K;                                                                      \
+    const glow_abi_gather_nd *ap = (const glow_abi_gather_nd *)p;                                                      \
+    int64_t B = ap->B, N = ap->N, K = ap->K, S = ap->S, bs = ap->batch_stride, idt = ap->idt;                          \
+    const int64_t *dims = ap->dims, *st = GLOW_ABI_GATHER_ND_STRIDES(ap);                                              \
     for (int64_t b = 0; b < B; b++)                                                                                    \
       for (int64_t j = 0; j < N; j++, o += S) {                                                                        \
         int64_t off = b * bs, bad = 0;                                                                                 \
@@ -123,13 +126,14 @@ static inline void dense_strides(int64_t r, const int64_t *dims, int64_t *st) {
       }                                                                                                                \
   }
 
-/* t: out, indices, values (off, on); p: outer, depth, inner, idt.
+/* t: out, indices, values (off, on); p: glow_abi_onehot.
  * out[a, d, i] = indices[a, i] (negative: + depth) == d ? on : off. */
 #define ONEHOT(S, T)                                                                                                   \
   GLOW_KERNEL(onehot_e##S) {                                                                                           \
     T *o = (T *)t[0];                                                                                                  \
     const T *v = (const T *)t[2];                                                                                      \
-    int64_t outer = p[0], depth = p[1], inner = p[2], idt = p[3];                                                      \
+    const glow_abi_onehot *ap = (const glow_abi_onehot *)p;                                                            \
+    int64_t outer = ap->outer, depth = ap->depth, inner = ap->inner, idt = ap->idt;                                    \
     for (int64_t a = 0; a < outer; a++)                                                                                \
       for (int64_t d = 0; d < depth; d++)                                                                              \
         for (int64_t i = 0; i < inner; i++)                                                                            \
@@ -152,14 +156,15 @@ static inline void dense_strides(int64_t r, const int64_t *dims, int64_t *st) {
       *(d) = u_;                                                                                                       \
   } while (0)
 
-/* t: out, data, indices, updates; p: rank (1..8), axis, idt, red, idx_dims[rank], data_dims[rank].
+/* t: out, data, indices, updates; p: glow_abi_scatter_elements.
  * out = data, then out[c with c[axis] = indices[c]] (red)= updates[c] for every c in order. */
 #define SCATTER_ELEMENTS(NAME, T)                                                                                      \
   GLOW_KERNEL(scatter_elements_##NAME) {                                                                               \
     T *o = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1], *u = (const T *)t[3];                                                                \
-    int64_t r = p[0], axis = p[1], idt = p[2], red = p[3], n = 1, xn = 1, c[8] = {0}, st[8], off = 0;                  \
-    const int64_t *dims = p + 4, *xd = p + 4 + r;                                                                      \
+    const glow_abi_scatter_elements *ap = (const glow_abi_scatter_elements *)p;                                        \
+    int64_t r = ap->r, axis = ap->axis, idt = ap->idt, red = ap->red, n = 1, xn = 1, c[8] = {0}, st[8], off = 0;       \
+    const int64_t *dims = ap->idx_dims, *xd = GLOW_ABI_SCATTER_ELEMENTS_DATA_DIMS(ap);                                 \
     dense_strides(r, xd, st);                                                                                          \
     for (int64_t d = 0; d < r; d++) {                                                                                  \
       n *= dims[d];                                                                                                    \
@@ -175,14 +180,15 @@ static inline void dense_strides(int64_t r, const int64_t *dims, int64_t *st) {
     }                                                                                                                  \
   }
 
-/* t: out, data, indices, updates; p: numel(data), N, K, S, idt, red, dims[K], strides[K].
+/* t: out, data, indices, updates; p: glow_abi_scatter_nd.
  * out = data, then for each tuple j: out[slice at indices[j, 0..K-1]] (red)= updates[j, 0..S-1]. */
 #define SCATTER_ND(NAME, T)                                                                                            \
   GLOW_KERNEL(scatter_nd_##NAME) {                                                                                     \
     T *o = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1], *u = (const T *)t[3];                                                                \
-    int64_t xn = p[0], N = p[1], K = p[2], S = p[3], idt = p[4], red = p[5];                                           \
-    const int64_t *dims = p + 6, *st = p + 6 + K;                                                                      \
+    const glow_abi_scatter_nd *ap = (const glow_abi_scatter_nd *)p;                                                    \
+    int64_t xn = ap->numel, N = ap->N, K = ap->K, S = ap->S, idt = ap->idt, red = ap->red;                             \
+    const int64_t *dims = ap->dims, *st = GLOW_ABI_SCATTER_ND_STRIDES(ap);                                             \
     for (int64_t i = 0; i < xn; i++)                                                                                   \
       o[i] = x[i];                                                                                                     \
     for (int64_t j = 0; j < N; j++) {                                                                                  \
@@ -197,13 +203,14 @@ static inline void dense_strides(int64_t r, const int64_t *dims, int64_t *st) {
     }                                                                                                                  \
   }
 
-/* t: out, data, lens; p: time, batch, inner, time_axis (0: [time, batch, ...], 1: [batch, time, ...]), idt.
+/* t: out, data, lens; p: glow_abi_reverse_sequence.
  * Along time, the first lens[b] steps of batch entry b reversed (a length clamped to [0, time]), the rest copied. */
 #define REVERSE_SEQUENCE(S, T)                                                                                         \
   GLOW_KERNEL(reverse_sequence_e##S) {                                                                                 \
     T *o = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1];                                                                                      \
-    int64_t time = p[0], batch = p[1], inner = p[2], ta = p[3], idt = p[4];                                            \
+    const glow_abi_reverse_sequence *ap = (const glow_abi_reverse_sequence *)p;                                        \
+    int64_t time = ap->time, batch = ap->batch, inner = ap->inner, ta = ap->time_axis, idt = ap->idt;                  \
     for (int64_t b = 0; b < batch; b++) {                                                                              \
       int64_t len = load_index(t[2], b, idt);                                                                          \
       len = len < 0 ? 0 : len > time ? time : len;                                                                     \
@@ -217,24 +224,25 @@ static inline void dense_strides(int64_t r, const int64_t *dims, int64_t *st) {
     }                                                                                                                  \
   }
 
-/* t: out, data, indices; p: numel(out), numel(data), idt. out = 0, then out[indices[i]] = data[i] (MaxUnpool);
+/* t: out, data, indices; p: glow_abi_unpool. out = 0, then out[indices[i]] = data[i] (MaxUnpool);
  * an index outside the output is skipped. */
 #define UNPOOL(S, T)                                                                                                   \
   GLOW_KERNEL(unpool_e##S) {                                                                                           \
     T *o = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1];                                                                                      \
-    for (int64_t i = 0; i < p[0]; i++)                                                                                 \
+    const glow_abi_unpool *ap = (const glow_abi_unpool *)p;                                                            \
+    for (int64_t i = 0; i < ap->out_n; i++)                                                                            \
       o[i] = (T)0;                                                                                                     \
-    for (int64_t i = 0; i < p[1]; i++) {                                                                               \
-      int64_t k = load_index(t[2], i, p[2]);                                                                           \
-      if (k >= 0 && k < p[0])                                                                                          \
+    for (int64_t i = 0; i < ap->in_n; i++) {                                                                           \
+      int64_t k = load_index(t[2], i, ap->idt);                                                                        \
+      if (k >= 0 && k < ap->out_n)                                                                                     \
         o[k] = x[i];                                                                                                   \
     }                                                                                                                  \
   }
 
 /* By element size: plain moves (scatters without a reduction). */
 #define BY_SIZE(S, T)                                                                                                  \
-  GATHER(S, T) GATHER_ELEMENTS(S, T) GATHER_ND(S, T) ONEHOT(S, T) SCATTER_ELEMENTS(e##S, T) SCATTER_ND(e##S, T)      \
+  GATHER(S, T) GATHER_ELEMENTS(S, T) GATHER_ND(S, T) ONEHOT(S, T) SCATTER_ELEMENTS(e##S, T) SCATTER_ND(e##S, T)        \
   REVERSE_SEQUENCE(S, T) UNPOOL(S, T)
 BY_SIZE(1, uint8_t)
 BY_SIZE(2, uint16_t)

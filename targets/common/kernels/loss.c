@@ -3,7 +3,7 @@
  *
  * nll_loss: t: out, input, target, weight (NULL if omitted)
  * sce_loss: t: out, log_prob (NULL if omitted), scores, labels, weight (NULL if omitted)
- * p: N, C, D, reduction (0 none, 1 sum, 2 mean), has_weight, has_ignore_index, ignore_index
+ * p: glow_abi_loss
  * A target equal to ignore_index, or outside [0, C), contributes nothing (and no weight to the mean).
  * Reductions accumulate in double. SCE takes log-probabilities as (x - m) - log(sum(exp(x - m))). */
 #include "kernel.h"
@@ -14,7 +14,9 @@
     T *o = (T *)t[0], *lp = SCE ? (T *)t[1] : (T *)0;                                                          \
     const T *x = (const T *)t[1 + SCE], *wt = (const T *)t[3 + SCE];                                           \
     const TI *y = (const TI *)t[2 + SCE];                                                                      \
-    int64_t N = p[0], C = p[1], D = p[2], red = p[3], has_w = p[4], has_ii = p[5], ii = p[6];                  \
+    const glow_abi_loss *ap = (const glow_abi_loss *)p;                                                        \
+    int64_t N = ap->N, C = ap->C, D = ap->D, red = ap->reduction, has_w = ap->has_weight;                      \
+    int64_t has_ii = ap->has_ignore_index, ii = ap->ignore_index;                                              \
     double total = 0, wsum = 0;                                                                                \
     for (int64_t i = 0; i < N; i++)                                                                            \
       for (int64_t d = 0; d < D; d++) {                                                                        \

@@ -4,14 +4,15 @@
  * copies; Pad, nearest Resize and Compress read through per-axis tables. */
 #include "kernel.h"
 
-/* t: out, in; p: rank (1..16), in_offset, dims[rank], in_strides[rank] (elements; 0 or negative allowed).
+/* t: out, in; p: glow_abi_copy_strided.
  * Dense output: out[idx] = in[in_offset + sum(idx[d] * in_strides[d])]. */
 #define COPY_STRIDED(S, T)                                                                                             \
   GLOW_KERNEL(copy_strided_e##S) {                                                                                     \
     T *o = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1];                                                                                      \
-    int64_t r = p[0], base = p[1];                                                                                     \
-    const int64_t *dims = p + 2, *st = p + 2 + r;                                                                      \
+    const glow_abi_copy_strided *ap = (const glow_abi_copy_strided *)p;                                                \
+    int64_t r = ap->r, base = ap->in_offset;                                                                           \
+    const int64_t *dims = ap->dims, *st = GLOW_ABI_COPY_STRIDED_STRIDES(ap);                                           \
     int64_t n = dims[r - 1], s = st[r - 1], outer = 1, idx[16] = {0}, off = base;                                      \
     for (int64_t d = 0; d < r - 1; d++)                                                                                \
       outer *= dims[d];                                                                                                \
@@ -28,16 +29,16 @@
     }                                                                                                                  \
   }
 
-/* t: out, in, fill (NULL: the fill element is p[1]); p: rank (1..16), fill_bits, dims[rank], then for each
- * axis d, dims[d] input offsets (elements; -1 gives the fill element).
+/* t: out, in, fill (NULL: the fill element is fill_bits); p: glow_abi_copy_table.
  * Dense output: out[idx] = in[sum(tab[d][idx[d]])], or fill if any entry is -1. */
 #define COPY_TABLE(S, T)                                                                                               \
   GLOW_KERNEL(copy_table_e##S) {                                                                                       \
     T *o = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1];                                                                                      \
-    T fill = t[2] ? *(const T *)t[2] : (T)(uint64_t)p[1];                                                              \
-    int64_t r = p[0], outer = 1, idx[16] = {0};                                                                        \
-    const int64_t *dims = p + 2, *q = p + 2 + r, *tab[16];                                                             \
+    const glow_abi_copy_table *ap = (const glow_abi_copy_table *)p;                                                    \
+    T fill = t[2] ? *(const T *)t[2] : (T)(uint64_t)ap->fill_bits;                                                     \
+    int64_t r = ap->r, outer = 1, idx[16] = {0};                                                                       \
+    const int64_t *dims = ap->dims, *q = GLOW_ABI_COPY_TABLE_TABLES(ap), *tab[16];                                     \
     for (int64_t d = 0; d < r; d++) {                                                                                  \
       tab[d] = q;                                                                                                      \
       q += dims[d];                                                                                                    \
@@ -59,22 +60,24 @@
     }                                                                                                                  \
   }
 
-/* t: out; p: n, bits (the element's raw bits) */
+/* t: out; p: glow_abi_fill */
 #define FILL(S, T)                                                                                                     \
   GLOW_KERNEL(fill_e##S) {                                                                                             \
     T *o = (T *)t[0];                                                                                                  \
-    T v = (T)(uint64_t)p[1];                                                                                           \
-    for (int64_t i = 0; i < p[0]; i++)                                                                                 \
+    const glow_abi_fill *ap = (const glow_abi_fill *)p;                                                                \
+    T v = (T)(uint64_t)ap->bits;                                                                                       \
+    for (int64_t i = 0; i < ap->n; i++)                                                                                \
       o[i] = v;                                                                                                        \
   }
 
-/* t: out, in[0..k-1] (k <= 63); p: k, outer, len[k] (elements each input adds to an output row).
+/* t: out, in[0..k-1] (k <= 63); p: glow_abi_concat.
  * Output row a is input 0's row a, then input 1's row a, ... */
 #define CONCAT(S, T)                                                                                                   \
   GLOW_KERNEL(concat_e##S) {                                                                                           \
     T *o = (T *)t[0];                                                                                                  \
-    int64_t k = p[0], outer = p[1], row = 0, at = 0;                                                                   \
-    const int64_t *len = p + 2;                                                                                        \
+    const glow_abi_concat *ap = (const glow_abi_concat *)p;                                                            \
+    int64_t k = ap->k, outer = ap->outer, row = 0, at = 0;                                                             \
+    const int64_t *len = ap->len;                                                                                      \
     for (int64_t j = 0; j < k; j++)                                                                                    \
       row += len[j];                                                                                                   \
     for (int64_t j = 0; j < k; at += len[j], j++) {                                                                    \
@@ -85,11 +88,12 @@
     }                                                                                                                  \
   }
 
-/* t: out[0..k-1] (k <= 63; NULL for an unused output), in; p: k, outer, len[k]: the inverse of concat. */
+/* t: out[0..k-1] (k <= 63; NULL for an unused output), in; p: glow_abi_concat: the inverse of concat. */
 #define SPLIT(S, T)                                                                                                    \
   GLOW_KERNEL(split_e##S) {                                                                                            \
-    int64_t k = p[0], outer = p[1], row = 0, at = 0;                                                                   \
-    const int64_t *len = p + 2;                                                                                        \
+    const glow_abi_concat *ap = (const glow_abi_concat *)p;                                                            \
+    int64_t k = ap->k, outer = ap->outer, row = 0, at = 0;                                                             \
+    const int64_t *len = ap->len;                                                                                      \
     const T *x = (const T *)t[k];                                                                                      \
     for (int64_t j = 0; j < k; j++)                                                                                    \
       row += len[j];                                                                                                   \

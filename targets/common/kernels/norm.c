@@ -7,14 +7,15 @@ static inline float nn_sqrt_f32(float x) { return glow_sqrtf(x); }
 static inline double nn_sqrt_f64(double x) { return glow_sqrt(x); }
 
 /* y = x * a[c] + b[c], a = scale / sqrt(var + eps), b = B - mean * a.
- * t: Y, X, scale, B, mean, var; p: N, C, S (elements per channel), eps */
+ * t: Y, X, scale, B, mean, var; p: glow_abi_batchnorm */
 #define BATCHNORM(SUF, T)                                                                                              \
   GLOW_KERNEL(batchnorm_##SUF) {                                                                                       \
     T *y = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1], *sc = (const T *)t[2], *bi = (const T *)t[3], *mu = (const T *)t[4],                 \
             *va = (const T *)t[5];                                                                                     \
-    int64_t N = p[0], C = p[1], S = p[2];                                                                              \
-    T eps = (T)glow_pf(p[3]);                                                                                          \
+    const glow_abi_batchnorm *ap = (const glow_abi_batchnorm *)p;                                                      \
+    int64_t N = ap->N, C = ap->C, S = ap->S;                                                                           \
+    T eps = (T)glow_pf(ap->eps);                                                                                       \
     for (int64_t n = 0; n < N; n++)                                                                                    \
       for (int64_t c = 0; c < C; c++) {                                                                                \
         T a = sc[c] / nn_sqrt_##SUF(va[c] + eps), b = bi[c] - mu[c] * a;                                               \
@@ -68,13 +69,14 @@ static inline void nn_moments_f64(const double *x, int64_t n, double eps, double
   *inv = 1 / nn_sqrt_f64(q / (double)n + eps);
 }
 
-/* t: Y, X, scale, B; p: N*C, C, S, eps */
+/* t: Y, X, scale, B; p: glow_abi_instancenorm */
 #define INSTANCENORM(SUF, T)                                                                                           \
   GLOW_KERNEL(instancenorm_##SUF) {                                                                                    \
     T *y = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1], *sc = (const T *)t[2], *bi = (const T *)t[3];                                        \
-    int64_t NC = p[0], C = p[1], S = p[2];                                                                             \
-    T eps = (T)glow_pf(p[3]);                                                                                          \
+    const glow_abi_instancenorm *ap = (const glow_abi_instancenorm *)p;                                                \
+    int64_t NC = ap->NC, C = ap->C, S = ap->S;                                                                         \
+    T eps = (T)glow_pf(ap->eps);                                                                                       \
     for (int64_t i = 0; i < NC; i++) {                                                                                 \
       T mean, inv;                                                                                                     \
       nn_moments_##SUF(x + i * S, S, eps, &mean, &inv);                                                                \
@@ -88,14 +90,15 @@ INSTANCENORM(f32, float)
 INSTANCENORM(f64, double)
 
 /* t: Y, Mean, InvStdDev (float; either may be NULL), X, Scale, B (may be NULL);
- * p: outer, inner, scale is one value, B is one value, eps */
+ * p: glow_abi_layernorm */
 #define LAYERNORM(SUF, T)                                                                                              \
   GLOW_KERNEL(layernorm_##SUF) {                                                                                       \
     T *y = (T *)t[0];                                                                                                  \
     float *mo = (float *)t[1], *io = (float *)t[2];                                                                    \
     const T *x = (const T *)t[3], *sc = (const T *)t[4], *bi = (const T *)t[5];                                        \
-    int64_t outer = p[0], inner = p[1], s1 = p[2], b1 = p[3];                                                          \
-    T eps = (T)glow_pf(p[4]);                                                                                          \
+    const glow_abi_layernorm *ap = (const glow_abi_layernorm *)p;                                                      \
+    int64_t outer = ap->outer, inner = ap->inner, s1 = ap->scale_one, b1 = ap->bias_one;                               \
+    T eps = (T)glow_pf(ap->eps);                                                                                       \
     for (int64_t a = 0; a < outer; a++) {                                                                              \
       const T *xi = x + a * inner;                                                                                     \
       T *yi = y + a * inner;                                                                                           \
@@ -114,13 +117,14 @@ LAYERNORM(f32, float)
 LAYERNORM(f64, double)
 
 /* y = x * (bias + alpha' * sum over channels c-lo..c+hi of x^2)^-beta, alpha' = alpha / size.
- * t: Y, X; p: N, C, S, lo, hi, alpha', beta, bias */
+ * t: Y, X; p: glow_abi_lrn (alpha: alpha') */
 #define LRN(SUF, T)                                                                                                    \
   GLOW_KERNEL(lrn_##SUF) {                                                                                             \
     T *y = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1];                                                                                      \
-    int64_t N = p[0], C = p[1], S = p[2], lo = p[3], hi = p[4];                                                        \
-    float alpha = (float)glow_pf(p[5]), beta = (float)glow_pf(p[6]), bias = (float)glow_pf(p[7]);                      \
+    const glow_abi_lrn *ap = (const glow_abi_lrn *)p;                                                                  \
+    int64_t N = ap->N, C = ap->C, S = ap->S, lo = ap->lo, hi = ap->hi;                                                 \
+    float alpha = (float)glow_pf(ap->alpha), beta = (float)glow_pf(ap->beta), bias = (float)glow_pf(ap->bias);         \
     for (int64_t n = 0; n < N; n++)                                                                                    \
       for (int64_t c = 0; c < C; c++) {                                                                                \
         int64_t j0 = c - lo < 0 ? 0 : c - lo, j1 = c + hi + 1 > C ? C : c + hi + 1;                                    \
@@ -129,7 +133,7 @@ LAYERNORM(f64, double)
           for (int64_t j = j0; j < j1; j++)                                                                            \
             sum += x[(n * C + j) * S + s] * x[(n * C + j) * S + s];                                                    \
           int64_t i = (n * C + c) * S + s;                                                                             \
-          y[i] = x[i] / (T)glow_powf(bias + alpha * (float)sum, beta);                                              \
+          y[i] = x[i] / (T)glow_powf(bias + alpha * (float)sum, beta);                                                 \
         }                                                                                                              \
       }                                                                                                                \
   }
@@ -138,12 +142,13 @@ LRN(f32, float)
 LRN(f64, double)
 
 /* (x - mean) / (std + 1e-9) over the reduced axes, for every index of the kept ones.
- * t: Y, X; p: kept dims[4], kept strides[4], reduced dims[4], reduced strides[4] */
+ * t: Y, X; p: glow_abi_mvn */
 #define MVN(SUF, T)                                                                                                    \
   GLOW_KERNEL(mvn_##SUF) {                                                                                             \
     T *y = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1];                                                                                      \
-    const int64_t *kd = p, *ks = p + 4, *rd = p + 8, *rs = p + 12;                                                     \
+    const glow_abi_mvn *ap = (const glow_abi_mvn *)p;                                                                  \
+    const int64_t *kd = ap->kept_dims, *ks = ap->kept_strides, *rd = ap->red_dims, *rs = ap->red_strides;              \
     T cnt = (T)(rd[0] * rd[1] * rd[2] * rd[3]);                                                                        \
     for (int64_t k0 = 0; k0 < kd[0]; k0++)                                                                             \
       for (int64_t k1 = 0; k1 < kd[1]; k1++)                                                                           \
@@ -157,7 +162,7 @@ LRN(f64, double)
                   for (int64_t r3 = 0; r3 < rd[3]; r3++)                                                               \
                     s += x[base + r0 * rs[0] + r1 * rs[1] + r2 * rs[2] + r3 * rs[3]];                                  \
             T mean = s / cnt;                                                                                          \
-            /* Two passes: E[x^2] - E[x]^2 cancels when the spread is small next to the mean. */                      \
+            /* Two passes: E[x^2] - E[x]^2 cancels when the spread is small next to the mean. */                       \
             for (int64_t r0 = 0; r0 < rd[0]; r0++)                                                                     \
               for (int64_t r1 = 0; r1 < rd[1]; r1++)                                                                   \
                 for (int64_t r2 = 0; r2 < rd[2]; r2++)                                                                 \

@@ -1,17 +1,18 @@
 /* QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearAdd, QLinearMul, QLinearGlobalAveragePool,
  * QLinearConcat, on int8/uint8 and (Int16 quantization: all but DynamicQuantizeLinear, QLinearMul and
  * QLinearConcat) int16; IntLookupTable.
- * Common params: outer, ext, inner: the tensor as outer x ext x inner, the
- * scale and zero point of element (o, a, i) being scale[a] and zp[a] (ext is 1
- * for per-tensor parameters). */
+ * Quantize and dequantize take glow_abi_quantize: the tensor as outer x len x
+ * inner, the scale and zero point of element (o, a, i) being scale[a] and zp[a]
+ * (len is 1 for per-tensor parameters). */
 #include "kernels/elementwise.h"
 #include "kernels/quant.h"
 
-/* Element k + i of X and Y with scale sv and zero point zv (the common params;
+/* Element k + i of X and Y with scale sv and zero point zv (glow_abi_quantize;
  * zero points may be NULL), running STMT over each. */
 #define Q_AXIS_LOOP(ZERO, STMT)                                                                                        \
   const float *s = (const float *)t[2];                                                                                \
-  int64_t outer = p[0], ext = p[1], inner = p[2], sgn = p[3];                                                          \
+  const glow_abi_quantize *ap = (const glow_abi_quantize *)p;                                                          \
+  int64_t outer = ap->outer, ext = ap->len, inner = ap->inner, sgn = ap->sign;                                         \
   for (int64_t o = 0, k = 0; o < outer; o++)                                                                           \
     for (int64_t a = 0; a < ext; a++, k += inner) {                                                                    \
       float sv = s[a];                                                                                                 \
@@ -22,7 +23,7 @@
 
 /* y = saturate(round(x / scale) + zp); ONNX divides (no reciprocal), so do we.
  * t: Y (int8 or uint8: quantize_*; int16: quantize16_*), X, scale, zero point
- * (may be NULL); p: common, y signed */
+ * (may be NULL); p: glow_abi_quantize, sign: Y's */
 #define QUANTIZE(NAME, T, PUT, ZERO)                                                                                   \
   GLOW_KERNEL(NAME) {                                                                                                  \
     uint8_t *y = t[0];                                                                                                 \
@@ -36,7 +37,7 @@ QUANTIZE(quantize16_f32, float, glow_q16_put, glow_q16_zero)
 QUANTIZE(quantize16_i32, int32_t, glow_q16_put, glow_q16_zero)
 
 /* y = (x - zp) * scale. t: Y (float), X, scale, zero point (may be NULL);
- * p: common, x signed (q8: int8 or uint8 by the flag; q16: int16). */
+ * p: glow_abi_quantize, sign: X's (q8: int8 or uint8 by the flag; q16: int16). */
 #define DEQUANTIZE(NAME, GET, ZERO)                                                                                    \
   GLOW_KERNEL(NAME) {                                                                                                  \
     float *y = (float *)t[0];                                                                                          \
@@ -51,7 +52,8 @@ GLOW_KERNEL(dequantize_i32) {
   float *y = (float *)t[0];
   const int32_t *x = (const int32_t *)t[1], *z = (const int32_t *)t[3];
   const float *s = (const float *)t[2];
-  int64_t outer = p[0], ext = p[1], inner = p[2];
+  const glow_abi_quantize *ap = (const glow_abi_quantize *)p; /* up to sign */
+  int64_t outer = ap->outer, ext = ap->len, inner = ap->inner;
   for (int64_t o = 0, k = 0; o < outer; o++)
     for (int64_t a = 0; a < ext; a++, k += inner) {
       float sv = s[a];
@@ -63,11 +65,11 @@ GLOW_KERNEL(dequantize_i32) {
 
 /* uint8 over [min(x, 0), max(x, 0)]: scale = (max - min) / 255, zero point =
  * saturate(round(-min / scale)), then QuantizeLinear.
- * t: Y, Y_scale, Y_zero_point (either may be NULL), X; p: numel */
+ * t: Y, Y_scale, Y_zero_point (either may be NULL), X; p: glow_abi_count */
 GLOW_KERNEL(dynamic_quantize_f32) {
   uint8_t *y = t[0];
   const float *x = (const float *)t[3];
-  int64_t n = p[0];
+  int64_t n = ((const glow_abi_count *)p)->n;
   float lo = 0.0f, hi = 0.0f;
   for (int64_t i = 0; i < n; i++) {
     lo = x[i] < lo ? x[i] : lo;
@@ -87,10 +89,10 @@ GLOW_KERNEL(dynamic_quantize_f32) {
  * c = saturate(round((sa * (a - za) + sb * (b - zb)) / sc) + zc), the two
  * products and the sum as separate statements so that nothing fuses.
  * t: C, A, B, A_scale, A_zp, B_scale, B_zp, C_scale, C_zp (zero points may be NULL);
- * p: r, dims[r], a_strides[r], b_strides[r], signed (all three share a dtype:
+ * p: glow_abi_ew of A and B, then the int8 flag (all three share a dtype:
  * int8 or uint8 for _q8, int16 for _q16). */
 #define QLINEAR_ADD(SUF, W, GET, ZERO, PUT)                                                                            \
-  static inline void glow_q_add_row_##SUF(uint8_t *restrict c, const uint8_t *restrict a, const uint8_t *restrict b,  \
+  static inline void glow_q_add_row_##SUF(uint8_t *restrict c, const uint8_t *restrict a, const uint8_t *restrict b,   \
                                           int64_t len, int64_t ia, int64_t ib, float sa, int32_t za, float sb,         \
                                           int32_t zb, float sc, int32_t zc, int sgn) {                                 \
     for (int64_t e = 0; e < len; e++) {                                                                                \
@@ -103,11 +105,11 @@ GLOW_KERNEL(dynamic_quantize_f32) {
   GLOW_KERNEL(qlinear_add_##SUF) {                                                                                     \
     uint8_t *c = t[0];                                                                                                 \
     const uint8_t *a = t[1], *b = t[2];                                                                                \
-    int64_t r = p[0];                                                                                                  \
-    int sgn = (int)p[1 + 3 * r];                                                                                       \
+    const glow_abi_ew *ap = (const glow_abi_ew *)p;                                                                    \
+    int sgn = (int)*GLOW_ABI_EW_END(ap, 2);                                                                            \
     float sa = *(const float *)t[3], sb = *(const float *)t[5], sc = *(const float *)t[7];                             \
     int32_t za = ZERO(t[4], 0, sgn), zb = ZERO(t[6], 0, sgn), zc = ZERO(t[8], 0, sgn);                                 \
-    GLOW_EW_ROWS(2, r, p + 1, p + 1 + r,                                                                               \
+    GLOW_EW_ROWS(2, ap->r, ap->dims, GLOW_ABI_EW_STRIDES(ap),                                                          \
                  glow_q_add_row_##SUF(c + W * i, a + W * at[0], b + W * at[1], len, inc[0], inc[1], sa, za, sb, zb, sc, \
                                       zc, sgn););                                                                      \
   }
@@ -133,23 +135,24 @@ static inline void glow_q_mul_row(uint8_t *restrict c, const uint8_t *restrict a
 GLOW_KERNEL(qlinear_mul_q8) {
   uint8_t *c = t[0];
   const uint8_t *a = t[1], *b = t[2];
-  int64_t r = p[0];
-  int sgn = (int)p[1 + 3 * r];
+  const glow_abi_ew *ap = (const glow_abi_ew *)p;
+  int sgn = (int)*GLOW_ABI_EW_END(ap, 2);
   float m = *(const float *)t[3] * *(const float *)t[5] / *(const float *)t[7], zc = (float)glow_q_zero(t[8], 0, sgn);
   int32_t za = glow_q_zero(t[4], 0, sgn), zb = glow_q_zero(t[6], 0, sgn);
-  GLOW_EW_ROWS(2, r, p + 1, p + 1 + r,
+  GLOW_EW_ROWS(2, ap->r, ap->dims, GLOW_ABI_EW_STRIDES(ap),
                glow_q_mul_row(c + i, a + at[0], b + at[1], len, inc[0], inc[1], za, zb, m, zc, sgn););
 }
 
 /* QLinearGlobalAveragePool: y = saturate(round((sum(x) - x_zp * size) * m) + y_zp),
  * m = x_scale / (y_scale * size) in float32; the sum in int32 (q8) or int64 (q16).
- * t: Y, X, x_scale, x_zp, y_scale, y_zp (zero points may be NULL); p: planes (N * C), size, signed */
+ * t: Y, X, x_scale, x_zp, y_scale, y_zp (zero points may be NULL); p: glow_abi_qgap */
 #define QLINEAR_GAP(SUF, W, ACC, GET, ZERO, PUT)                                                                       \
   GLOW_KERNEL(qlinear_global_avgpool_##SUF) {                                                                          \
     uint8_t *y = t[0];                                                                                                 \
     const uint8_t *x = t[1];                                                                                           \
-    int64_t planes = p[0], size = p[1];                                                                                \
-    int sgn = (int)p[2];                                                                                               \
+    const glow_abi_qgap *ap = (const glow_abi_qgap *)p;                                                                \
+    int64_t planes = ap->planes, size = ap->size;                                                                      \
+    int sgn = (int)ap->sign;                                                                                           \
     int32_t zx = ZERO(t[3], 0, sgn), zy = ZERO(t[5], 0, sgn);                                                          \
     float m = *(const float *)t[2] / (*(const float *)t[4] * (float)size);                                             \
     for (int64_t c = 0; c < planes; c++, x += W * size) {                                                              \
@@ -168,7 +171,7 @@ QLINEAR_GAP(q16, 2, int64_t, glow_q16_get, glow_q16_zero, glow_q16_put)
  * (what ONNX Runtime's 256-entry tables hold; computed, the rows vectorize),
  * or copied where its parameters are Y's (the same bytes).
  * t: Y, Y_scale, Y_zp, then X, X_scale, X_zp per part (zero points may be NULL);
- * p: k, outer, len[k] (elements each part adds to an output row), signed */
+ * p: glow_abi_concat, then the int8 flag (at len[k]) */
 static inline void glow_q_requant_row(uint8_t *restrict y, const uint8_t *restrict x, int64_t len, float xs,
                                       int32_t zx, float ys, int32_t zy, int sgn) {
   for (int64_t e = 0; e < len; e++) {
@@ -179,9 +182,10 @@ static inline void glow_q_requant_row(uint8_t *restrict y, const uint8_t *restri
 
 GLOW_KERNEL(qlinear_concat_q8) {
   uint8_t *y = t[0];
-  int64_t k = p[0], outer = p[1], row = 0, at = 0;
-  const int64_t *len = p + 2;
-  int sgn = (int)p[2 + k];
+  const glow_abi_concat *ap = (const glow_abi_concat *)p;
+  int64_t k = ap->k, outer = ap->outer, row = 0, at = 0;
+  const int64_t *len = ap->len;
+  int sgn = (int)len[k];
   float ys = *(const float *)t[1];
   int32_t zy = glow_q_zero(t[2], 0, sgn);
   for (int64_t j = 0; j < k; j++)
@@ -199,10 +203,11 @@ GLOW_KERNEL(qlinear_concat_q8) {
   }
 }
 
-/* IntLookupTable: y[i] = table[x[i]], x's bytes as indices. t: Y, X, Table (256 bytes); p: numel */
+/* IntLookupTable: y[i] = table[x[i]], x's bytes as indices. t: Y, X, Table (256 bytes); p: glow_abi_count */
 GLOW_KERNEL(int_lookup) {
   uint8_t *y = t[0];
   const uint8_t *x = t[1], *tab = t[2];
-  for (int64_t i = 0; i < p[0]; i++)
+  const glow_abi_count *ap = (const glow_abi_count *)p;
+  for (int64_t i = 0; i < ap->n; i++)
     y[i] = tab[x[i]];
 }

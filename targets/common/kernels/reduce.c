@@ -1,11 +1,8 @@
 /* Reductions over a set of axes (ReduceSum, ReduceMean, ... ReduceLogSumExp).
  *
  * t: out, in
- * p: nk, kd[nk], ks[nk], nr, rd[nr], rs[nr], inner
- *    The input's axes collapsed into runs: kept runs (extents kd, input strides ks) and reduced runs
- *    (extents rd, input strides rs; at least one, {1} with stride 0 when nothing is reduced), and
- *    `inner`, the trailing contiguous kept extent (1 when the last axis is reduced). The output is
- *    the kept runs then inner, row-major.
+ * p: glow_abi_reduce: kept runs (extents kd, input strides ks), reduced runs (extents rd, input
+ *    strides rs) and `inner`. The output is the kept runs then inner, row-major.
  * When the last axis is reduced, each output accumulates a contiguous row in LANES partial results;
  * otherwise a tile of up to TILE outputs accumulates whole input rows of `inner`. Both inner loops
  * are contiguous. Integer sums and products accumulate in 64-bit unsigned arithmetic (wrapping). */
@@ -27,13 +24,15 @@ static inline void glow_r_next(int64_t *idx, int64_t *off, int64_t n, const int6
   }
 }
 
-/* Unpacks p; count is the number of elements reduced into each output. */
+/* Unpacks glow_abi_reduce; count is the number of elements reduced into each output. */
 #define LAYOUT                                                                                                 \
   T *o = (T *)t[0];                                                                                            \
   const T *x = (const T *)t[1];                                                                                \
-  int64_t nk = p[0], nr = p[1 + 2 * nk];                                                                       \
-  const int64_t *kd = p + 1, *ks = p + 1 + nk, *rd = p + 2 + 2 * nk, *rs = p + 2 + 2 * nk + nr;                \
-  int64_t inner = p[2 + 2 * nk + 2 * nr], rlen = rd[nr - 1], rstep = rs[nr - 1];                               \
+  const glow_abi_reduce *ap = (const glow_abi_reduce *)p;                                                      \
+  int64_t nk = ap->nk, nr = GLOW_ABI_REDUCE_NR(ap);                                                            \
+  const int64_t *kd = ap->kept_dims, *ks = GLOW_ABI_REDUCE_KEPT_STRIDES(ap), *rd = GLOW_ABI_REDUCE_RED_DIMS(ap); \
+  const int64_t *rs = GLOW_ABI_REDUCE_RED_STRIDES(ap);                                                         \
+  int64_t inner = GLOW_ABI_REDUCE_INNER(ap), rlen = rd[nr - 1], rstep = rs[nr - 1];                            \
   int64_t kn = 1, rn = 1, count = 1, ki[8] = {0}, kb = 0;                                                      \
   for (int64_t i = 0; i < nk; i++)                                                                             \
     kn *= kd[i];                                                                                               \

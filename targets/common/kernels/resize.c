@@ -4,18 +4,18 @@
 
 #define RESIZE_MAX_OUTER_TAPS 256 /* tap combinations over all axes but the last (the lowering checks) */
 
-/* t: out, in; p: rank (1..8), extrapolation (double bits), ntaps[rank], dims[rank] (output), then for each axis d:
- * dims[d] * ntaps[d] input offsets (elements; a first tap of -1 marks a position outside the input, which gives
- * the extrapolation value), then as many weights (double bits).
+/* t: out, in; p: glow_abi_resize (a first tap of -1 marks a position outside the input, which gives the
+ * extrapolation value).
  * out[idx] = sum over tap combinations of prod(w[d][idx[d]][k[d]]) * in[sum(off[d][idx[d]][k[d]])].
  * The combinations over the leading axes are gathered once per output row. */
 #define RESIZE(NAME, T)                                                                                                \
   GLOW_KERNEL(resize_##NAME) {                                                                                         \
     T *o = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1];                                                                                      \
-    int64_t r = p[0], outer = 1, idx[8] = {0}, co[RESIZE_MAX_OUTER_TAPS];                                              \
-    double extrapolation = glow_pf(p[1]), cw[RESIZE_MAX_OUTER_TAPS];                                                   \
-    const int64_t *nt = p + 2, *dims = p + 2 + r, *q = p + 2 + 2 * r, *off[8], *w[8];                                  \
+    const glow_abi_resize *ap = (const glow_abi_resize *)p;                                                            \
+    int64_t r = ap->r, outer = 1, idx[8] = {0}, co[RESIZE_MAX_OUTER_TAPS];                                             \
+    double extrapolation = glow_pf(ap->extrapolation), cw[RESIZE_MAX_OUTER_TAPS];                                      \
+    const int64_t *nt = ap->ntaps, *dims = GLOW_ABI_RESIZE_DIMS(ap), *q = GLOW_ABI_RESIZE_TAPS(ap), *off[8], *w[8];    \
     for (int64_t d = 0; d < r; d++) {                                                                                  \
       off[d] = q;                                                                                                      \
       q += dims[d] * nt[d];                                                                                            \

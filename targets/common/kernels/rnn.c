@@ -7,12 +7,7 @@
  * R h, (3 + gates) * hidden_size floats on the stack.
  * t: Y, Y_h, Y_c, X, W, R, B, sequence_lens (int32), initial_h, initial_c, P
  *    (every one but X, W and R may be NULL)
- * p: kind (0 RNN, 1 GRU, 2 LSTM), S, N, I, H, D (directions), reverse (when D is 1),
- *    X's step and batch strides, Y's step, direction and batch strides,
- *    Y_h's (and Y_c's, initial_h's, initial_c's) direction and batch strides,
- *    clip (0: none), input_forget, linear_before_reset,
- *    then per direction (2) and activation (f, g, h): id, alpha, beta
- *    (ids as compiler/ops/nn-rnn.c numbers them). */
+ * p: glow_abi_rnn. */
 #include "kernel.h"
 #include "kmath.h"
 #include "kernels/nn-vec.h"
@@ -174,8 +169,10 @@ GLOW_KERNEL(rnn_f32) {
               *b = (const float *)t[6], *h0 = (const float *)t[8], *c0 = (const float *)t[9],
               *pp = (const float *)t[10];
   const int32_t *sl = (const int32_t *)t[7];
-  int64_t kind = p[0], S = p[1], N = p[2], I = p[3], H = p[4], D = p[5];
-  int64_t xst = p[7], xsb = p[8], yst = p[9], ysd = p[10], ysb = p[11], hsd = p[12], hsb = p[13];
+  const glow_abi_rnn *ap = (const glow_abi_rnn *)p;
+  int64_t kind = ap->kind, S = ap->S, N = ap->N, I = ap->I, H = ap->H, D = ap->D;
+  int64_t xst = ap->x_step, xsb = ap->x_batch, yst = ap->y_step, ysd = ap->y_dir, ysb = ap->y_batch;
+  int64_t hsd = ap->h_dir, hsb = ap->h_batch;
   int64_t G = kind == RNN_LSTM ? 4 : kind == RNN_GRU ? 3 : 1;
 #ifdef GLOW_NO_VLA /* NVPTX: fixed buffers; a larger hidden size stops the kernel (a launch error) */
   float buf[GLOW_STACK_PANEL_FLOATS / 2], xw[RNN_XW];
@@ -187,13 +184,13 @@ GLOW_KERNEL(rnn_f32) {
   int64_t blk = G * H <= RNN_XW ? RNN_XW / (G * H) : 1; /* steps per block */
   for (int64_t d = 0; d < D; d++) {
     rnn_dir q = {w + d * G * H * I, r + d * G * H * H, b ? b + d * 2 * G * H : 0, b ? b + (d * 2 + 1) * G * H : 0,
-                 pp ? pp + d * 3 * H : 0, I, H, (float)glow_pf(p[14]), (int)p[15], (int)p[16],
-                 {{0, 0, 0}}};
+                 pp ? pp + d * 3 * H : 0, I, H, (float)glow_pf(ap->clip), (int)ap->input_forget,
+                 (int)ap->linear_before_reset, {{0, 0, 0}}};
     for (int k = 0; k < 3; k++) {
-      const int64_t *a = p + 17 + (d * 3 + k) * 3;
-      q.f[k] = (rnn_act){a[0], (float)glow_pf(a[1]), (float)glow_pf(a[2])};
+      const glow_abi_rnn_act *a = &ap->act[d][k];
+      q.f[k] = (rnn_act){a->id, (float)glow_pf(a->alpha), (float)glow_pf(a->beta)};
     }
-    int rev = D == 2 ? d == 1 : p[6] != 0;
+    int rev = D == 2 ? d == 1 : ap->reverse != 0;
     for (int64_t n = 0; n < N; n++) {
       int64_t len = sl ? (sl[n] < 0 ? 0 : sl[n] > S ? S : sl[n]) : S, ho = d * hsd + n * hsb;
       float *h = buf, *hn = buf + H, *c = buf + 2 * H;

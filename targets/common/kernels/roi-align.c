@@ -33,15 +33,16 @@ static inline float roi_sample(const float *p, int64_t h, int64_t w, float y, fl
 }
 
 /* t: out [R][C][oh][ow], x [N][C][H][W], rois [R][4] (x1, y1, x2, y2), batch_indices [R] (int64);
- * p: N, C, H, W, R, oh, ow, sampling_ratio (0: adaptive), spatial_scale (double bits), half_pixel, max_mode.
+ * p: glow_abi_roialign.
  * A batch index outside [0, N) gives zeros. */
 GLOW_KERNEL(roialign_f32) {
   float *o = (float *)t[0];
   const float *x = (const float *)t[1], *rois = (const float *)t[2];
   const int64_t *bi = (const int64_t *)t[3];
-  int64_t N = p[0], C = p[1], H = p[2], W = p[3], R = p[4], oh = p[5], ow = p[6], ratio = p[7];
-  int64_t half_pixel = p[9], max_mode = p[10];
-  float scale = (float)glow_pf(p[8]), off = half_pixel ? 0.5f : 0;
+  const glow_abi_roialign *ap = (const glow_abi_roialign *)p;
+  int64_t N = ap->N, C = ap->C, H = ap->H, W = ap->W, R = ap->R, oh = ap->oh, ow = ap->ow, ratio = ap->ratio;
+  int64_t half_pixel = ap->half_pixel, max_mode = ap->max_mode;
+  float scale = (float)glow_pf(ap->scale), off = half_pixel ? 0.5f : 0;
   for (int64_t k = 0; k < R; k++) {
     const float *roi = rois + k * 4;
     float x0 = roi[0] * scale - off, y0 = roi[1] * scale - off;

@@ -1,12 +1,13 @@
 /* CumSum and TopK along the middle extent of a tensor viewed as [outer, len, inner]. */
 #include "kernel.h"
 
-/* t: out, in; p: outer, len, inner, exclusive, reverse. Running sums in the element type. */
+/* t: out, in; p: glow_abi_cumsum. Running sums in the element type. */
 #define CUMSUM(NAME, T)                                                                                                \
   GLOW_KERNEL(cumsum_##NAME) {                                                                                         \
     T *o = (T *)t[0];                                                                                                  \
     const T *x = (const T *)t[1];                                                                                      \
-    int64_t outer = p[0], len = p[1], inner = p[2], excl = p[3], rev = p[4];                                           \
+    const glow_abi_cumsum *ap = (const glow_abi_cumsum *)p;                                                            \
+    int64_t outer = ap->outer, len = ap->len, inner = ap->inner, excl = ap->exclusive, rev = ap->reverse;              \
     for (int64_t a = 0; a < outer; a++)                                                                                \
       for (int64_t c = 0; c < inner; c++) {                                                                            \
         T sum = (T)0;                                                                                                  \
@@ -22,7 +23,7 @@
       }                                                                                                                \
   }
 
-/* t: values, indices (int64), in; p: outer, len, inner, k, largest.
+/* t: values, indices (int64), in; p: glow_abi_topk.
  * The k largest (or smallest) elements of each slice in order, ties by lower index; NaN counts as the largest
  * (first when largest, last when smallest). The outputs double as the insertion buffer. */
 #define TOPK(NAME, T)                                                                                                  \
@@ -38,7 +39,8 @@
     T *vo = (T *)t[0];                                                                                                 \
     int64_t *io = (int64_t *)t[1];                                                                                     \
     const T *x = (const T *)t[2];                                                                                      \
-    int64_t outer = p[0], len = p[1], inner = p[2], k = p[3], largest = p[4];                                          \
+    const glow_abi_topk *ap = (const glow_abi_topk *)p;                                                                \
+    int64_t outer = ap->outer, len = ap->len, inner = ap->inner, k = ap->k, largest = ap->largest;                     \
     for (int64_t a = 0; a < outer; a++)                                                                                \
       for (int64_t c = 0; c < inner; c++) {                                                                            \
         T *v = vo + a * k * inner + c;                                                                                 \

@@ -1,7 +1,7 @@
 /* Softmax, LogSoftmax, Hardmax over the middle extent of [outer, len, inner].
  *
  * t: out, in
- * p: outer, len, inner
+ * p: glow_abi_softmax
  * Max-subtracted: exp(x - m) never overflows. With inner == 1 a row is contiguous: separate passes
  * (maximum in LANES partial results, exp into the output, sum in LANES partial results, scale) keep
  * every loop free of ordered floating-point reductions so that they vectorize. Otherwise a tile of
@@ -63,7 +63,8 @@
   GLOW_KERNEL(NAME) {                                                                                          \
     T *o = (T *)t[0];                                                                                          \
     const T *in = (const T *)t[1];                                                                             \
-    int64_t outer = p[0], len = p[1], inner = p[2];                                                            \
+    const glow_abi_softmax *ap = (const glow_abi_softmax *)p;                                                  \
+    int64_t outer = ap->outer, len = ap->len, inner = ap->inner;                                               \
     if (len == 0)                                                                                              \
       return;                                                                                                  \
     for (int64_t a = 0; a < outer; a++) {                                                                      \

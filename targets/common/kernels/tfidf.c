@@ -2,18 +2,18 @@
  * semantics): for each pool entry, its occurrences in each row. */
 #include "kernel.h"
 
-/* t: out (float [rows, nout]), x (tokens [rows, cols]); p: rows, cols, nout, mode (0 TF, 1 IDF, 2 TFIDF),
- * min_n, max_n, max_skip, nwords, then nwords of entries {n, output index, n tokens}, then nout weights
- * (doubles' bits). */
+/* t: out (float [rows, nout]), x (tokens [rows, cols]); p: glow_abi_tfidf. */
 #define TFIDF(NAME, T)                                                                                                 \
   GLOW_KERNEL(tfidf_##NAME) {                                                                                          \
     float *o = (float *)t[0];                                                                                          \
     const T *x = (const T *)t[1];                                                                                      \
-    int64_t rows = p[0], cols = p[1], nout = p[2], mode = p[3], min_n = p[4], max_n = p[5], max_skip = p[6];          \
-    const int64_t *ent = p + 8, *w = p + 8 + p[7];                                                                     \
+    const glow_abi_tfidf *ap = (const glow_abi_tfidf *)p;                                                              \
+    int64_t rows = ap->rows, cols = ap->cols, nout = ap->nout, mode = ap->mode, min_n = ap->min_n;                     \
+    int64_t max_n = ap->max_n, max_skip = ap->max_skip;                                                                \
+    const int64_t *ent = ap->entries, *w = GLOW_ABI_TFIDF_WEIGHTS(ap);                                                 \
     for (int64_t i = 0; i < rows * nout; i++)                                                                          \
       o[i] = 0;                                                                                                        \
-    for (int64_t e = 0; e < p[7]; e += 2 + ent[e]) {                                                                   \
+    for (int64_t e = 0; e < ap->nwords; e += 2 + ent[e]) {                                                             \
       int64_t n = ent[e], out = ent[e + 1];                                                                            \
       if (n < min_n || n > max_n)                                                                                      \
         continue;                                                                                                      \
@@ -32,7 +32,7 @@
     }                                                                                                                  \
     for (int64_t r = 0; r < rows; r++)                                                                                 \
       for (int64_t i = 0; i < nout; i++) {                                                                             \
-        float c = o[r * nout + i], wt = (float)glow_pf(w[i]);                                                         \
+        float c = o[r * nout + i], wt = (float)glow_pf(w[i]);                                                          \
         o[r * nout + i] = mode == 0 ? c : mode == 1 ? (c > 0 ? wt : 0.0f) : c * wt;                                    \
       }                                                                                                                \
   }

@@ -36,16 +36,16 @@ INT_TYPE(u64, uint64_t, uint64_t)
 #define PV_INT(v) (v)
 
 /* y = min(max(x, lo), hi); lo > hi gives hi, NaN stays NaN (as numpy's clip).
- * t: out, x, min, max (tensors, NULL if omitted); p: n, min_mode, min, max_mode,
- * max, where mode 0 = no bound, 1 = the bound in p, 2 = the bound is the scalar tensor. */
+ * t: out, x, min, max (tensors, NULL if omitted); p: glow_abi_clip. */
 #define CLIP(s, PV)                                                                                          \
   GLOW_KERNEL(clip_##s) {                                                                                    \
     T_##s *o = (T_##s *)t[0];                                                                                \
     const T_##s *x = (const T_##s *)t[1];                                                                    \
-    C_##s lo = p[1] == 2 ? LD_##s(*(const T_##s *)t[2]) : (C_##s)PV(p[2]);                                  \
-    C_##s hi = p[3] == 2 ? LD_##s(*(const T_##s *)t[3]) : (C_##s)PV(p[4]);                                  \
-    int has_lo = p[1] != 0, has_hi = p[3] != 0;                                                              \
-    for (int64_t i = 0; i < p[0]; i++) {                                                                     \
+    const glow_abi_clip *ap = (const glow_abi_clip *)p;                                                      \
+    C_##s lo = ap->min_mode == 2 ? LD_##s(*(const T_##s *)t[2]) : (C_##s)PV(ap->min);                        \
+    C_##s hi = ap->max_mode == 2 ? LD_##s(*(const T_##s *)t[3]) : (C_##s)PV(ap->max);                        \
+    int has_lo = ap->min_mode != 0, has_hi = ap->max_mode != 0;                                              \
+    for (int64_t i = 0; i < ap->n; i++) {                                                                    \
       C_##s v = LD_##s(x[i]);                                                                                \
       v = has_lo && v < lo ? lo : v;                                                                         \
       o[i] = ST_##s(has_hi && v > hi ? hi : v);                                                              \
@@ -65,13 +65,14 @@ CLIP(u32, PV_INT)
 CLIP(u64, PV_INT)
 
 /* y = x < 0 ? x * slope : x, slope broadcast to x's shape (integers wrap).
- * t: out, x, slope; p: r (>= 1), dims[r], slope_strides[r] (0 where broadcast). */
+ * t: out, x, slope; p: glow_abi_ew of the slope (r >= 1). */
 #define PRELU(s, MUL)                                                                                        \
   GLOW_KERNEL(prelu_##s) {                                                                                   \
     T_##s *o = (T_##s *)t[0];                                                                                \
     const T_##s *x = (const T_##s *)t[1], *sl = (const T_##s *)t[2];                                         \
-    int64_t r = p[0], inner = p[r], is = p[2 * r], outer = 1, idx[8] = {0}, so = 0;                          \
-    const int64_t *dims = p + 1, *ss = p + 1 + r;                                                            \
+    const glow_abi_ew *ap = (const glow_abi_ew *)p;                                                          \
+    const int64_t *dims = ap->dims, *ss = GLOW_ABI_EW_STRIDES(ap);                                           \
+    int64_t r = ap->r, inner = dims[r - 1], is = ss[r - 1], outer = 1, idx[8] = {0}, so = 0;                 \
     for (int64_t d = 0; d < r - 1; d++)                                                                      \
       outer *= dims[d];                                                                                      \
     for (int64_t i = 0; i < outer; i++) {                                                                    \
@@ -102,14 +103,14 @@ PRELU(i32, MUL_I)
 PRELU(i64, MUL_I)
 
 /* Dropout in inference: y = x and a mask of ones (bool true, or 1 in x's type
- * before opset 10). t: y, mask, x; p: nbytes of x, n, mask element size, the
- * mask element's bytes (little-endian). */
+ * before opset 10). t: y, mask, x; p: glow_abi_dropout. */
 GLOW_KERNEL(dropout) {
   uint8_t *y = t[0], *m = t[1];
   const uint8_t *x = t[2];
-  for (int64_t k = 0; k < p[0]; k++)
+  const glow_abi_dropout *ap = (const glow_abi_dropout *)p;
+  for (int64_t k = 0; k < ap->x_bytes; k++)
     y[k] = x[k];
-  for (int64_t i = 0; i < p[1]; i++)
-    for (int64_t k = 0; k < p[2]; k++)
-      m[i * p[2] + k] = (uint8_t)(p[3] >> (8 * k));
+  for (int64_t i = 0; i < ap->n; i++)
+    for (int64_t k = 0; k < ap->mask_size; k++)
+      m[i * ap->mask_size + k] = (uint8_t)(ap->mask_bits >> (8 * k));
 }

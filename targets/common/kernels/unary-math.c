@@ -1,5 +1,5 @@
 /* Elementwise unary kernels: math functions and activations.
- * t: out, in; p: n, a, b, where a and b are the op's attributes as doubles
+ * t: out, in; p: glow_abi_unary, where a and b are the op's attributes as doubles
  * (0 when it has fewer): LeakyRelu, Elu, Celu, ThresholdedRelu a = alpha;
  * HardSigmoid a = alpha, b = beta; Selu a = alpha, b = gamma; Shrink a = bias,
  * b = lambd; IsInf a = detect_negative, b = detect_positive; Gelu a = 1 for the
@@ -47,10 +47,11 @@ static inline double gelu_d(double x, double tanh_form) {
   GLOW_KERNEL(name##_##s) {                                                                                  \
     T_##s *o = (T_##s *)t[0];                                                                                \
     const T_##s *in = (const T_##s *)t[1];                                                                   \
-    C_##s a = (C_##s)glow_pf(p[1]), b = (C_##s)glow_pf(p[2]);                                                \
+    const glow_abi_unary *ap = (const glow_abi_unary *)p;                                                    \
+    C_##s a = (C_##s)glow_pf(ap->a), b = (C_##s)glow_pf(ap->b);                                              \
     (void)a;                                                                                                 \
     (void)b;                                                                                                 \
-    for (int64_t i = 0; i < p[0]; i++) {                                                                     \
+    for (int64_t i = 0; i < ap->n; i++) {                                                                    \
       C_##s x = LD_##s(in[i]);                                                                               \
       o[i] = ST_##s(expr);                                                                                   \
     }                                                                                                        \
@@ -105,10 +106,11 @@ FLOATS(shrink, x < -b ? x + a : x > b ? x - a : 0)
   GLOW_KERNEL(name##_##s) {                                                                                  \
     T *o = (T *)t[0];                                                                                        \
     const T *in = (const T *)t[1];                                                                           \
-    double a = glow_pf(p[1]), b = glow_pf(p[2]);                                                             \
+    const glow_abi_unary *ap = (const glow_abi_unary *)p;                                                    \
+    double a = glow_pf(ap->a), b = glow_pf(ap->b);                                                           \
     (void)a;                                                                                                 \
     (void)b;                                                                                                 \
-    for (int64_t i = 0; i < p[0]; i++) {                                                                     \
+    for (int64_t i = 0; i < ap->n; i++) {                                                                    \
       C x = in[i];                                                                                           \
       o[i] = (T)(expr);                                                                                      \
     }                                                                                                        \
@@ -139,11 +141,12 @@ IUNARY(shrink, u8, uint8_t, double, double, SHRINK_I)
 IUNARY(shrink, u16, uint16_t, double, double, SHRINK_I)
 IUNARY(shrink, u32, uint32_t, double, double, SHRINK_I)
 
-/* Boolean results: t: out (bool), in; p: n, a, b as above. */
+/* Boolean results: t: out (bool), in; p: glow_abi_unary as above. */
 GLOW_KERNEL(not_b8) {
   uint8_t *o = t[0];
   const uint8_t *in = t[1];
-  for (int64_t i = 0; i < p[0]; i++)
+  const glow_abi_unary *ap = (const glow_abi_unary *)p;
+  for (int64_t i = 0; i < ap->n; i++)
     o[i] = !in[i];
 }
 
@@ -151,10 +154,11 @@ GLOW_KERNEL(not_b8) {
   GLOW_KERNEL(name##_##s) {                                                                                  \
     uint8_t *o = t[0];                                                                                       \
     const T_##s *in = (const T_##s *)t[1];                                                                   \
-    int neg = glow_pf(p[1]) != 0, pos = glow_pf(p[2]) != 0;                                                  \
+    const glow_abi_unary *ap = (const glow_abi_unary *)p;                                                    \
+    int neg = glow_pf(ap->a) != 0, pos = glow_pf(ap->b) != 0;                                                \
     (void)neg;                                                                                               \
     (void)pos;                                                                                               \
-    for (int64_t i = 0; i < p[0]; i++) {                                                                     \
+    for (int64_t i = 0; i < ap->n; i++) {                                                                    \
       C_##s x = LD_##s(in[i]);                                                                               \
       o[i] = (expr);                                                                                         \
     }                                                                                                        \
