@@ -110,7 +110,6 @@ MATMUL_INTEGER(i8_i8, int8_t, int8_t)
 #define MM_NC 64
 
 #define MM_PANEL GLOW_STACK_PANEL_FLOATS
-#define MM_VB (GLOW_STACK_PANEL_FLOATS / 4)
 
 static inline float mm_hsum(const glow_nn_v16 *v) {
   float s = 0.0f;
@@ -173,69 +172,6 @@ static inline void mm_dots(float *y, const float *v, const float *r, int64_t rs,
   }
 }
 
-/* MM_MR rows (row[]: nrows valid, the rest repeat the last) x NS whole sub-panels
- * of 16 columns from n1 (bq[q]: sub-panel q's first row, bstride[q] floats
- * apart), K chunk [k0, k0 + kn): NS x MM_MR vector sums, each row of A read once
- * for all of them. */
-#define MM_TILE(NS)                                                                                                    \
-  static inline __attribute__((always_inline)) void mm_tile_##NS(                                                      \
-      float *yb, const float *const *ar, int64_t aks, const float *const *bq, const int64_t *bstride,                 \
-      const int64_t *row, int64_t N, int64_t n1, int64_t kn, int64_t k0, int64_t nrows, int last, float alpha,        \
-      float beta, const float *cb, int64_t cms, int64_t cns) {                                                         \
-    glow_nn_v16 acc[MM_MR][NS];                                                                                        \
-    for (int r = 0; r < MM_MR; r++)                                                                                    \
-      for (int q = 0; q < NS; q++)                                                                                     \
-        acc[r][q] = k0 ? *(const glow_nn_v16 *)(yb + row[r] * N + n1 + 16 * q) : (glow_nn_v16){0};                    \
-    for (int64_t k = 0; k < kn; k++) {                                                                                 \
-      glow_nn_v16 bv[NS];                                                                                              \
-      for (int q = 0; q < NS; q++)                                                                                     \
-        bv[q] = *(const glow_nn_v16 *)(bq[q] + k * bstride[q]);                                                        \
-      for (int r = 0; r < MM_MR; r++) {                                                                                \
-        float av = ar[r][k * aks];                                                                                     \
-        for (int q = 0; q < NS; q++)                                                                                   \
-          acc[r][q] += av * bv[q];                                                                                     \
-      }                                                                                                                \
-    }                                                                                                                  \
-    for (int r = 0; r < nrows; r++)                                                                                    \
-      for (int q = 0; q < NS; q++)                                                                                     \
-        mm_store(&acc[r][q], yb + row[r] * N + n1 + 16 * q, 16, last, alpha, beta,                                     \
-                 cb ? cb + row[r] * cms + (n1 + 16 * q) * cns : 0, cns);                                               \
-  }
-
-MM_TILE(4)
-MM_TILE(3)
-MM_TILE(2)
-
-/* Columns [nc, nc + rem) of MM_MR rows of Y (nrows valid) as dot products of
- * A's rows (contiguous along K, ams apart) with B's columns gathered in vb
- * (column c at vb + c * K): MM_MR sums of 16 lanes at a time per column, then
- * alpha * sum + beta * C, as mm_store gives the other columns. */
-static inline __attribute__((always_inline)) void mm_ragged(float *yb, const float *ab, int64_t ams,
-                                                            const int64_t *row, int64_t nrows, const float *vb,
-                                                            int64_t K, int64_t rem, int64_t N, int64_t nc, float alpha,
-                                                            float beta, const float *cb, int64_t cms, int64_t cns) {
-  for (int64_t c = 0; c < rem; c++) {
-    const float *v = vb + c * K;
-    glow_nn_v16 acc[MM_MR];
-    float tail[MM_MR];
-    for (int r = 0; r < MM_MR; r++)
-      acc[r] = (glow_nn_v16){0}, tail[r] = 0.0f;
-    int64_t k = 0;
-    for (; k + 16 <= K; k += 16) {
-      glow_nn_v16 vv = *(const glow_nn_v16 *)(v + k);
-      for (int r = 0; r < MM_MR; r++)
-        acc[r] += vv * *(const glow_nn_v16 *)(ab + row[r] * ams + k);
-    }
-    for (; k < K; k++)
-      for (int r = 0; r < MM_MR; r++)
-        tail[r] += v[k] * ab[row[r] * ams + k];
-    for (int r = 0; r < nrows; r++) {
-      float o = alpha * (mm_hsum(&acc[r]) + tail[r]);
-      yb[row[r] * N + nc + c] = cb ? o + beta * cb[row[r] * cms + (nc + c) * cns] : o;
-    }
-  }
-}
-
 /* p: glow_abi_matmul; t[4] and its epi: the epilogue (epilogue.h), applied as each output is final.
  * Part `part` of `nparts` (threads): a range of Y's columns, in blocks of MM_NC
  * (of 4 outputs for dot products), or of its rows where there are too few column
@@ -270,7 +206,7 @@ GLOW_KERNEL_PART(matmul_f32) {
     mhi = mt * (part + 1) / nparts * MM_MR;
     mhi = mhi < M ? mhi : M;
   }
-  float panel[MM_PANEL], vb[MM_VB];
+  float panel[MM_PANEL];
   int64_t kchunk = MM_PANEL / MM_NC < K ? MM_PANEL / MM_NC : K;
   MM_BATCH_LOOP({
     float *yb = y + bi * M * N;
@@ -282,15 +218,7 @@ GLOW_KERNEL_PART(matmul_f32) {
     }
     int direct = bns == 1 && (M < 2 * MM_MR || N >= 2 * MM_NC);
     for (int64_t n1 = nlo; n1 < nhi; n1 += MM_NC) {
-      /* A block whose last 16 columns would be 1 to 4 (a 7 x 7 plane's 49 = 48 + 1, the
-       * last of 14 x 14's 196 = 3 * 64 + 4) takes those as dot products (mm_ragged: B's
-       * columns gathered into vb once), not as a sub-panel of mostly zeros. */
-      int64_t cols = N - n1 < MM_NC ? N - n1 : MM_NC, rem = cols % 16;
-      int ragged = glow_qdot_wide() && aks == 1 && rem && rem <= 4 && K * rem <= MM_VB;
-      int64_t nsub = ragged ? cols / 16 : (cols + 15) / 16;
-      for (int64_t c = 0; ragged && c < rem; c++)
-        for (int64_t k = 0; k < K; k++)
-          vb[c * K + k] = bb[k * bks + (n1 + 16 * nsub + c) * bns];
+      int64_t nsub = (N - n1 < MM_NC ? N - n1 + 15 : MM_NC) / 16;
       for (int64_t k0 = 0; k0 < K; k0 += kchunk) {
         int64_t kn = K - k0 < kchunk ? K - k0 : kchunk;
         int last = k0 + kn == K;
@@ -324,16 +252,28 @@ GLOW_KERNEL_PART(matmul_f32) {
             bq[sub] = own ? bb + k0 * bks + n0 : panel + sub * kchunk * 16;
             bstride[sub] = own ? bks : 16;
           }
-          /* 32 registers of 16 floats: all of a block's whole sub-panels at once (6 x 4
-           * accumulators, or 6 x 3 and 6 x 2 before a ragged block's dot products). */
-          int64_t nrows = mhi - m0 < MM_MR ? mhi - m0 : MM_MR;
-          int wide = glow_qdot_wide() && ((nsub == MM_NC / 16 && N - n1 >= MM_NC) || (ragged && nsub >= 2));
-          if (wide && nsub == 4)
-            mm_tile_4(yb, ar, aks, bq, bstride, row, N, n1, kn, k0, nrows, last, alpha, beta, cb, cms, cns);
-          else if (wide && nsub == 3)
-            mm_tile_3(yb, ar, aks, bq, bstride, row, N, n1, kn, k0, nrows, last, alpha, beta, cb, cms, cns);
-          else if (wide)
-            mm_tile_2(yb, ar, aks, bq, bstride, row, N, n1, kn, k0, nrows, last, alpha, beta, cb, cms, cns);
+          int wide = glow_qdot_wide() && nsub == MM_NC / 16 && N - n1 >= MM_NC;
+          if (wide) {
+            /* 32 registers of 16 floats: all MM_NC columns at once (6 x 4 accumulators). */
+            glow_nn_v16 acc[MM_MR][MM_NC / 16];
+            for (int r = 0; r < MM_MR; r++)
+              for (int q = 0; q < MM_NC / 16; q++)
+                acc[r][q] = k0 ? *(const glow_nn_v16 *)(yb + row[r] * N + n1 + 16 * q) : (glow_nn_v16){0};
+            for (int64_t k = 0; k < kn; k++) {
+              glow_nn_v16 bv[MM_NC / 16];
+              for (int q = 0; q < MM_NC / 16; q++)
+                bv[q] = *(const glow_nn_v16 *)(bq[q] + k * bstride[q]);
+              for (int r = 0; r < MM_MR; r++) {
+                float av = ar[r][k * aks];
+                for (int q = 0; q < MM_NC / 16; q++)
+                  acc[r][q] += av * bv[q];
+              }
+            }
+            for (int r = 0; r < MM_MR && m0 + r < mhi; r++)
+              for (int q = 0; q < MM_NC / 16; q++)
+                mm_store(&acc[r][q], yb + row[r] * N + n1 + 16 * q, 16, last, alpha, beta,
+                         cb ? cb + row[r] * cms + (n1 + 16 * q) * cns : 0, cns);
+          }
           for (int64_t sub = 0; !wide && sub < nsub; sub++) {
             int64_t n0 = n1 + 16 * sub, nb = N - n0 < 16 ? N - n0 : 16;
             const float *bk = bq[sub];
@@ -354,8 +294,6 @@ GLOW_KERNEL_PART(matmul_f32) {
             for (int r = 0; r < MM_MR && m0 + r < mhi; r++)
               mm_store(&acc[r], yb + row[r] * N + n0, nb, last, alpha, beta, cb ? cb + row[r] * cms + n0 * cns : 0, cns);
           }
-          if (ragged && last)
-            mm_ragged(yb, ab, ams, row, nrows, vb, K, rem, N, n1 + 16 * nsub, alpha, beta, cb, cms, cns);
           /* The epilogue over the tile's whole rows of up to MM_NC outputs, once they
            * are final: one call a row keeps its constants in registers (per 16
            * outputs, an activation like x * sigmoid(x) reloaded them each time); a
