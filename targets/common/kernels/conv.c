@@ -497,8 +497,8 @@ typedef struct {
 /* Taps summed per pass over a tile (their offsets and weights on the stack). */
 #define PLANE_TAPS 32
 
-/* Outputs of R rows from oh x V runs of 16 columns from ow0, taps [t0, t1)
- * (off: each tap's offset in the buffer, wt: its weight): R x V independent
+/* Outputs of R rows from oh x V runs of 16 columns from ow0, nt taps (off:
+ * each tap's offset in the buffer, wt: its weight): R x V independent
  * sums, so that the multiply-adds of different outputs overlap (one sum at a
  * time waits on each add). Rows past oh1 and runs past OW repeat the last valid
  * ones (read, never stored), so every read stays where the one-run loop read.

@@ -103,8 +103,8 @@ MATMUL_INTEGER(i8_i8, int8_t, int8_t)
  * cost more than the copy saved, 42% of a 32 -> 16 channel 1x1 conv on
  * 112 x 112), else from a stack panel that packs B (or B^T) per block of MM_NC
  * columns (as 16-column sub-panels) and chunk of K; a block's last 16 columns
- * come from the panel when they are fewer than 16 (zero-padded). A single row of Y times a transposed B (a fully
- * connected layer), or a single column (A times a vector), instead takes dot
+ * come from the panel when they are fewer than 16 (zero-padded). A single row
+ * of Y times a transposed B (a fully connected layer), or a single column (A times a vector), instead takes dot
  * products along K, 16 lanes at a time (mm_dots). */
 #define MM_MR 6
 #define MM_NC 64
