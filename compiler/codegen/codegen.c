@@ -44,6 +44,12 @@ static void prepare_kernels(glow_cg *c, const char *cpu, const char *features) {
     set_string_attr(c->ctx, f, "target-cpu", cpu);
     set_string_attr(c->ctx, f, "target-features", features);
     set_string_attr(c->ctx, f, "tune-cpu", NULL);
+    /* clang gives each kernel the vector width its signature needs ("0" for one that
+     * takes pointers); on CPUs that LLVM tunes to prefer 256-bit vectors (Sapphire
+     * Rapids) that splits a function's 64-byte vectors in two ymm halves. The step
+     * functions have no such limit, so neither do the kernels: where the x86_zmm probe
+     * holds, a glow_ks_ function gets the zmm registers its inlined siblings get. */
+    LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "min-legal-vector-width", 22);
     size_t len;
     if (!strncmp(LLVMGetValueName2(f, &len), "glow_ks_", 8))
       continue;

@@ -54,7 +54,10 @@ static const char probe_vnni512[] =
     "attributes #0 = { \"min-legal-vector-width\"=\"512\" }\n";
 
 /* Kernels get zmm registers: a 512-bit add is done in them (not on CPUs without
- * AVX-512, nor where LLVM prefers 256-bit vectors, e.g. -mcpu=icelake-server). */
+ * AVX-512). LLVM's preference for 256-bit vectors on Intel's AVX-512 CPUs
+ * (-mcpu=icelake-server, sapphirerapids, x86-64-v4) rules out zmm only in functions
+ * whose min-legal-vector-width says so; the probe, like the steps and the kernels
+ * (codegen.c's prepare_kernels), has none. */
 static const char probe_zmm[] = "define void @probe(ptr %p) {\n"
                                 "  %a = load <16 x i32>, ptr %p\n"
                                 "  %r = add <16 x i32> %a, %a\n"
