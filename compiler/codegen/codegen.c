@@ -50,6 +50,7 @@ static void prepare_kernels(glow_cg *c, const char *cpu, const char *features) {
      * functions have no such limit, so neither do the kernels: where the x86_zmm probe
      * holds, a glow_ks_ function gets the zmm registers its inlined siblings get. */
     LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "min-legal-vector-width", 22);
+    set_string_attr(c->ctx, f, "prefer-vector-width", c->tgt->prefer_vector_width);
     size_t len;
     if (!strncmp(LLVMGetValueName2(f, &len), "glow_ks_", 8))
       continue;
@@ -87,6 +88,7 @@ void glow_cg_step_attrs(glow_cg *c, LLVMValueRef fn) {
     add_enum_attr(c->ctx, fn, i, "noalias");
   add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "nounwind");
   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(c->ctx, "no-builtins", 11, "", 0));
+  set_string_attr(c->ctx, fn, "prefer-vector-width", c->tgt->prefer_vector_width);
 }
 
 static LLVMValueRef const_i64(glow_cg *c, uint64_t v) { return LLVMConstInt(c->i64, v, 0); }

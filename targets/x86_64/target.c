@@ -88,5 +88,6 @@ const glow_target glow_target_x86_64 = {
     /* In zmm registers the conv tiles take 4 blocks (glow_qdot_wide() in qdot.h) */
     .conv_tile_blocks = 4,
     .conv_tile_probe = &probes[2],
+    .prefer_vector_width = "512", /* Sapphire Rapids: x * sigmoid(x) over 1.2M floats 1.33 -> 1.04 ms */
     .conv_winograd = 1,
 };
