@@ -397,6 +397,7 @@ GLOW_KERNEL(conv_fast_f32) { glow_k_conv_fast_f32_part(t, p, 0, 1); }
 /* W packed at compile time: per group, per block of 16 * nb output channels
  * (M/G a multiple of it), panel[tap][c][16 * nb], blocks one after another.
  * t: Y, X, W (packed), B (B may be NULL); p: as glow_k_conv_f32, nb: panel_blocks. */
+#define CONV_SPAN_INPUT (1 << 20) /* bytes */
 GLOW_KERNEL_PART(conv_packed_f32) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
@@ -410,15 +411,22 @@ GLOW_KERNEL_PART(conv_packed_f32) {
   int64_t cchunk = Cg * ksz * bw <= 16384 ? Cg : 8192 / (ksz * bw);
   cchunk = cchunk < 1 ? 1 : cchunk;
   conv_split(N * G * nmb, osz, CONV_PB(tb), part, nparts, &u0, &u1, &pfirst, &pend);
-  for (int64_t u = u0; u < u1; u++) {
-    int64_t n = u / (G * nmb), g = u / nmb % G, m0 = u % nmb * bw;
-    float *yb = y + ((n * G + g) * Mg + m0) * osz;
-    /* Block m0 / (16 nb) of the packed panels, sub-block m0 % (16 nb) / 16 of it. */
-    const float *panel = w + (g * Mg + m0 / (16 * nb) * 16 * nb) * Cg * ksz + m0 % (16 * nb);
-    conv_tile_args a = {yb, x + (n * G + g) * Cg * isz, panel, b ? b + g * Mg + m0 : 0, 16 * nb, Cg * 16 * nb, Cg,
-                        0, bw, osz, isz, in, out, k, s, d, pb};
-    conv_run(&a, tb, cchunk, pfirst, pend, 1, e, res ? res + (yb - y) : 0);
-  }
+  /* Spans of pixels, each through every block: where a group's input is larger than the
+   * core's cache and its weights are not (a 1x1 conv with stride 2 on 56 x 56), each block
+   * would read all of the input again; a span's input stays in cache for the next block. */
+  int64_t gin = Cg * isz * 4, gw = Cg * ksz * Mg * 4, span = pend - pfirst;
+  if (gin > CONV_SPAN_INPUT && gw <= CONV_SPAN_INPUT && u1 - u0 > 1)
+    span = (CONV_SPAN_INPUT / 2 * osz / gin + 47) / 48 * 48;
+  for (int64_t q0 = pfirst; q0 < pend; q0 += span)
+    for (int64_t u = u0; u < u1; u++) {
+      int64_t n = u / (G * nmb), g = u / nmb % G, m0 = u % nmb * bw;
+      float *yb = y + ((n * G + g) * Mg + m0) * osz;
+      /* Block m0 / (16 nb) of the packed panels, sub-block m0 % (16 nb) / 16 of it. */
+      const float *panel = w + (g * Mg + m0 / (16 * nb) * 16 * nb) * Cg * ksz + m0 % (16 * nb);
+      conv_tile_args a = {yb, x + (n * G + g) * Cg * isz, panel, b ? b + g * Mg + m0 : 0, 16 * nb, Cg * 16 * nb, Cg,
+                          0, bw, osz, isz, in, out, k, s, d, pb};
+      conv_run(&a, tb, cchunk, q0, q0 + span < pend ? q0 + span : pend, 1, e, res ? res + (yb - y) : 0);
+    }
 }
 
 GLOW_KERNEL(conv_packed_f32) { glow_k_conv_packed_f32_part(t, p, 0, 1); }
