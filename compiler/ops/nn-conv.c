@@ -196,7 +196,7 @@ static int eval_conv(const glow_graph *g, const glow_node *n, void *const *outs,
  * 7 x 7 1.75 -> 0.92 ms, 256 -> 1024 on 14 x 14 0.99 -> 0.90; the model 74.5 ->
  * 64.3 ms). On 28 x 28 the product is still faster (128 -> 512: 0.77 against 0.86). */
 #define POINTWISE_GEMM_MIN_PLANE 197
-static int is_pointwise(const glow_graph *g, const glow_node *n, const conv_shape *c) {
+static int pointwise_as_matmul(const glow_graph *g, const glow_node *n, const conv_shape *c) {
   const glow_nn_win *w = &c->w;
   if (glow_in(g, n, 0)->dt != GLOW_DT_F32)
     return 0;
@@ -244,7 +244,7 @@ static void lower_pointwise(const glow_graph *g, const glow_node *n, const conv_
   ((glow_abi_matmul *)kc->params)->epi = glow_nn_conv_epi(n);
 }
 
-/* The kernel of a conv that is not pointwise: float32 with enough output
+/* The kernel of a conv that is not a matrix product: float32 with enough output
  * channels per group to fill the fast kernel's channel vectors (its weight
  * panel holds 16 channels of at least one input channel's taps): "fast_";
  * narrow groups (depthwise) of 1-D and 2-D convolutions where the padded input
@@ -267,7 +267,7 @@ int glow_conv_panel_blocks(const glow_graph *g, const glow_node *n, int max_bloc
   conv_shape c;
   const glow_value *w = glow_in(g, n, 1);
   if (n->op != GLOW_OP_CONV || !w || w->kind != GLOW_VAL_CONST || glow_attr_find(n, "glow.w_panel") ||
-      conv_get(g, n, 0, &c) || is_pointwise(g, n, &c) || strcmp(conv_kind(g, n, &c), "fast_") || c.Mg % 16)
+      conv_get(g, n, 0, &c) || pointwise_as_matmul(g, n, &c) || strcmp(conv_kind(g, n, &c), "fast_") || c.Mg % 16)
     return 0;
   return max_blocks >= 4 && c.Mg % 64 == 0 ? 4 : max_blocks >= 2 && c.Mg % 32 == 0 ? 2 : 1;
 }
@@ -293,7 +293,7 @@ static int lower_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   conv_shape c;
   if (conv_get(g, n, 0, &c))
     return -1;
-  if (is_pointwise(g, n, &c)) {
+  if (pointwise_as_matmul(g, n, &c)) {
     lower_pointwise(g, n, &c, kc);
     return 0;
   }

@@ -342,7 +342,9 @@ def conv():
     # block of output channels (the last span shorter). Small weights: sums of hundreds of
     # products near 0 stay within the absolute tolerance.
     spans = [("2d_1x1_stride_spans", [1, 96, 58, 58], [48, 96, 1, 1], {"strides": [2, 2]}),
-             ("2d_3x3_stride_spans", [1, 72, 64, 60], [96, 72, 3, 3], {"strides": [2, 2], "pads": [1, 1, 1, 1]})]
+             ("2d_3x3_stride_spans", [1, 72, 64, 60], [96, 72, 3, 3], {"strides": [2, 2], "pads": [1, 1, 1, 1]}),
+             # an input of 1.5 MB per image for one output pixel: spans of the minimum, 48 pixels
+             ("2d_1x1_stride_spans_one_pixel", [2, 2560, 12, 12], [16, 2560, 1, 1], {"strides": [12, 12]})]
     for name, xs, ws, attrs in spans:
         add("conv_" + name, "Conv", [R(xs), RK(ws, lo=-0.05, hi=0.05), RK([ws[0]])], attrs=attrs, opset=11)
     add("conv_2d_f64", "Conv", [R([1, 2, 5, 5], F64), RK([3, 2, 3, 3], F64)], attrs={"pads": [1, 1, 1, 1]},

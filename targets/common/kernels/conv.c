@@ -394,10 +394,12 @@ GLOW_KERNEL_PART(conv_fast_f32) {
 
 GLOW_KERNEL(conv_fast_f32) { glow_k_conv_fast_f32_part(t, p, 0, 1); }
 
+/* A group's input (bytes) past which conv_packed_f32 runs spans of pixels. */
+#define CONV_SPAN_INPUT (1 << 20)
+
 /* W packed at compile time: per group, per block of 16 * nb output channels
  * (M/G a multiple of it), panel[tap][c][16 * nb], blocks one after another.
  * t: Y, X, W (packed), B (B may be NULL); p: as glow_k_conv_f32, nb: panel_blocks. */
-#define CONV_SPAN_INPUT (1 << 20) /* bytes */
 GLOW_KERNEL_PART(conv_packed_f32) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
@@ -416,7 +418,7 @@ GLOW_KERNEL_PART(conv_packed_f32) {
    * would read all of the input again; a span's input stays in cache for the next block. */
   int64_t gin = Cg * isz * 4, gw = Cg * ksz * Mg * 4, span = pend - pfirst;
   if (gin > CONV_SPAN_INPUT && gw <= CONV_SPAN_INPUT && u1 - u0 > 1)
-    span = (CONV_SPAN_INPUT / 2 * osz / gin + 47) / 48 * 48;
+    span = (CONV_SPAN_INPUT / 2 * osz / gin / 48 + 1) * 48; /* 48 pixels at least: few pixels, wide input */
   for (int64_t q0 = pfirst; q0 < pend; q0 += span)
     for (int64_t u = u0; u < u1; u++) {
       int64_t n = u / (G * nmb), g = u / nmb % G, m0 = u % nmb * bw;
