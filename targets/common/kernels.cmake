@@ -22,6 +22,7 @@ set(GLOWC_KERNEL_SOURCES
   kernels/gemm.c
   kernels/einsum.c
   kernels/conv.c
+  kernels/conv-dw.c
   kernels/conv-transpose.c
   kernels/conv-winograd.c
   kernels/norm.c

@@ -329,6 +329,15 @@ def conv():
          {"group": 3, "strides": [2, 2], "pads": [1, 1, 1, 1]}),
         ("2d_group_bands_dil_asym", [1, 4, 100, 140], [4, 2, 3, 2],
          {"group": 2, "dilations": [2, 1], "strides": [1, 2], "pads": [2, 0, 1, 1]}),
+        # Depthwise, 16 channels to a vector (kernels/conv-dw.c): narrow outputs, a last block of
+        # fewer than 16 channels, odd and asymmetric pads, dilations, batches, bands, 1-D
+        ("2d_dw16_5x5", [1, 20, 7, 7], [20, 1, 5, 5], {"group": 20, "pads": [2, 2, 2, 2]}),
+        ("2d_dw16_stride_asym", [2, 32, 15, 13], [32, 1, 3, 3],
+         {"group": 32, "strides": [2, 2], "pads": [1, 0, 0, 1]}),
+        ("2d_dw16_dil_stride", [1, 17, 9, 10], [17, 1, 3, 2],
+         {"group": 17, "dilations": [2, 3], "strides": [1, 2], "pads": [2, 1, 1, 2]}),
+        ("2d_dw16_bands", [1, 16, 40, 28], [16, 1, 5, 5], {"group": 16, "pads": [2, 2, 2, 2]}),
+        ("1d_dw16_stride", [1, 16, 25], [16, 1, 5], {"group": 16, "strides": [2], "pads": [2, 2]}),
         ("3d_basic", [1, 2, 5, 6, 5], [3, 2, 3, 3, 3], {}),
         ("3d_group_dil_stride_asym", [1, 4, 7, 6, 8], [4, 2, 2, 3, 2],
          {"group": 2, "dilations": [2, 1, 2], "strides": [1, 2, 2], "pads": [1, 0, 1, 0, 2, 0]}),
@@ -720,7 +729,8 @@ def add_chain(name, nodes, inputs, opset=13):
 def fused():
     """Conv followed by what the compiler folds into the conv's epilogue
     (compiler/passes/fuse-epilogue.c), on each float32 conv kernel: 3x3 (the tiled
-    kernel), 1x1 (a matrix product), depthwise (the plane kernel)."""
+    kernel), 1x1 (a matrix product), depthwise (the plane kernel and, 16 channels to a vector,
+    kernels/conv-dw.c)."""
     acts = {
         "relu": [("Relu", ["c"], "y", {})],
         "leakyrelu": [("LeakyRelu", ["c"], "y", {"alpha": 0.3})],
@@ -736,6 +746,7 @@ def fused():
         "3x3": ([1, 8, 9, 10], [24, 8, 3, 3], {"pads": [1, 1, 1, 1]}),
         "1x1": ([1, 16, 7, 9], [20, 16, 1, 1], {}),
         "dw": ([1, 12, 9, 11], [12, 1, 3, 3], {"group": 12, "pads": [1, 1, 1, 1]}),
+        "dw16": ([1, 24, 6, 7], [24, 1, 5, 5], {"group": 24, "pads": [2, 2, 2, 2]}),
     }
     for kind, (xs, ws, attrs) in kinds.items():
         ys = [xs[0], ws[0], xs[2], xs[3]]

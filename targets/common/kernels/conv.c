@@ -266,31 +266,6 @@ static inline void conv_split(int64_t units, int64_t osz, int64_t pb, int64_t pa
 #define CONV_STRIP_FLOATS                                                                                              \
   (GLOW_STACK_PANEL_FLOATS / 2 > CONV_STRIP_MIN ? GLOW_STACK_PANEL_FLOATS / 2 : CONV_STRIP_MIN)
 
-/* Moves n <= 16 pixels x 16 channels between a strip (pixel-major, rows cw
- * apart) and Y (channel rows osz apart), either way; channels past mb are
- * left alone in Y. */
-static inline __attribute__((always_inline)) void conv_strip_move(float *st, int64_t cw, float *y, int64_t osz,
-                                                                  int64_t n, int64_t mb, int to_y) {
-  glow_nn_v16 r[16];
-  for (int i = 0; i < 16; i++)
-    if (to_y && n == 16)
-      r[i] = *(const glow_nn_v16 *)(st + i * cw);
-    else if (!to_y && n == 16)
-      r[i] = i < mb ? *(const glow_nn_v16 *)(y + i * osz) : (glow_nn_v16){0};
-    else
-      for (int j = 0; j < 16; j++)
-        r[i][j] = to_y ? (i < n ? st[i * cw + j] : 0.0f) : (i < mb && j < n ? y[i * osz + j] : 0.0f);
-  glow_nn_transpose16(r);
-  for (int i = 0; i < 16; i++)
-    if (to_y && i < mb && n == 16)
-      *(glow_nn_v16 *)(y + i * osz) = r[i];
-    else if (to_y && i < mb)
-      for (int j = 0; j < n; j++)
-        y[i * osz + j] = r[i][j];
-    else if (!to_y && i < n)
-      *(glow_nn_v16 *)(st + i * cw) = r[i];
-}
-
 /* Tiles over pixels [p0, p1) of the block `a` (nb blocks of 16 at once; p0 a
  * multiple of the tile's pixels), cchunk input channels at a time (the strip
  * keeps the sums between chunks, so that a chunk's panel stays in cache for
@@ -308,7 +283,7 @@ static inline __attribute__((always_inline)) void conv_run(const conv_tile_args 
     int64_t s1 = s0 + strip < p1 ? s0 + strip : p1;
     for (int64_t g = s0; a->load && g < s1; g += 16)
       for (int64_t q = 0; q < nb; q++)
-        conv_strip_move(st + (g - s0) * cw + q * 16, cw, a->y + q * 16 * osz + g, osz, s1 - g < 16 ? s1 - g : 16,
+        glow_nn_strip_move(st + (g - s0) * cw + q * 16, cw, a->y + q * 16 * osz + g, osz, s1 - g < 16 ? s1 - g : 16,
                         a->mb - q * 16, 0);
     int64_t sd = od, sh = oh, sw = ow; /* s0's position, for every chunk */
     for (int64_t c0 = 0; c0 < a->cn; c0 += cchunk) {
@@ -332,7 +307,7 @@ static inline __attribute__((always_inline)) void conv_run(const conv_tile_args 
     }
     for (int64_t g = s0; g < s1; g += 16)
       for (int64_t q = 0; q < nb && q * 16 < a->mb; q++)
-        conv_strip_move(st + (g - s0) * cw + q * 16, cw, a->y + q * 16 * osz + g, osz, s1 - g < 16 ? s1 - g : 16,
+        glow_nn_strip_move(st + (g - s0) * cw + q * 16, cw, a->y + q * 16 * osz + g, osz, s1 - g < 16 ? s1 - g : 16,
                         a->mb - q * 16, 1);
     /* One loop over the rows, not 16 copies of a vectorized row loop (compile time). */
     if (epi && (res || e.kind != GLOW_EPI_NONE))

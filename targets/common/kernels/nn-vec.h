@@ -62,6 +62,31 @@ static inline void glow_nn_transpose16(glow_nn_v16 *r) {
   }
 }
 
+/* Moves n <= 16 pixels x 16 channels between a strip (pixel-major, rows cw
+ * apart) and Y (channel rows osz apart), either way; channels past mb are
+ * left alone in Y. */
+static inline __attribute__((always_inline)) void glow_nn_strip_move(float *st, int64_t cw, float *y, int64_t osz,
+                                                                     int64_t n, int64_t mb, int to_y) {
+  glow_nn_v16 r[16];
+  for (int i = 0; i < 16; i++)
+    if (to_y && n == 16)
+      r[i] = *(const glow_nn_v16 *)(st + i * cw);
+    else if (!to_y && n == 16)
+      r[i] = i < mb ? *(const glow_nn_v16 *)(y + i * osz) : (glow_nn_v16){0};
+    else
+      for (int j = 0; j < 16; j++)
+        r[i][j] = to_y ? (i < n ? st[i * cw + j] : 0.0f) : (i < mb && j < n ? y[i * osz + j] : 0.0f);
+  glow_nn_transpose16(r);
+  for (int i = 0; i < 16; i++)
+    if (to_y && i < mb && n == 16)
+      *(glow_nn_v16 *)(y + i * osz) = r[i];
+    else if (to_y && i < mb)
+      for (int j = 0; j < n; j++)
+        y[i * osz + j] = r[i][j];
+    else if (!to_y && i < n)
+      *(glow_nn_v16 *)(st + i * cw) = r[i];
+}
+
 /* Packs a 16-column panel: dst[k][j] = src[j * ld + k] for k < n, j < rows
  * (zero for j >= rows): 16 x 16 blocks transposed in registers. */
 static inline void glow_nn_pack_t16(float *dst, const float *src, int64_t ld, int64_t rows, int64_t n) {
