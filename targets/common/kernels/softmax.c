@@ -120,9 +120,9 @@
     }                                                                                                          \
   }
 
-SOFTMAX(softmax_f32, float, glow_expf, glow_logf, 0)
+SOFTMAX(softmax_f32, float, glow_expf_nonpos, glow_logf, 0) /* x - max <= 0 */
 SOFTMAX(softmax_f64, double, glow_exp, glow_log, 0)
-SOFTMAX(log_softmax_f32, float, glow_expf, glow_logf, 1)
+SOFTMAX(log_softmax_f32, float, glow_expf_nonpos, glow_logf, 1)
 SOFTMAX(log_softmax_f64, double, glow_exp, glow_log, 1)
 SOFTMAX(hardmax_f32, float, glow_expf, glow_logf, 2)
 SOFTMAX(hardmax_f64, double, glow_exp, glow_log, 2)
