@@ -7,7 +7,7 @@
  * padding or planes narrower than a vector (the plane kernel, conv.c, fills 7
  * of 16 lanes on a 7 x 7 plane and splits stride-2 rows into phases one float
  * at a time at their ends). The band's outputs, pixel-major, are transposed
- * back into Y's planes, and the epilogue takes those rows while in cache.
+ * back into Y's planes with the epilogue (kernels/epilogue.h: glow_epi_strip_out).
  *
  * Each output is the same sum in the same order as in the plane kernel: the
  * bias, then the taps row by row.
@@ -142,9 +142,14 @@ GLOW_KERNEL_PART(conv_dw16_f32) {
           dw_tile(&s, buf, wt, &bias, ob, r, ow0);
       int64_t np = (oh1 - oh0) * s.OW;
       float *yb = yc + oh0 * s.OW;
+      int inreg = glow_epi_in_regs(e); /* the residual and a ReLU or clip in registers, as the outputs move */
       for (int64_t q = 0; q < np; q += 16)
-        glow_nn_strip_move(ob + q * 16, 16, yb + q, osz, np - q < 16 ? np - q : 16, mb, 1);
-      if (res || e.kind != GLOW_EPI_NONE)
+        if (inreg)
+          glow_epi_strip_out(ob + q * 16, 16, yb + q, osz, np - q < 16 ? np - q : 16, mb, e,
+                             res ? res + (yb - y) + q : 0);
+        else
+          glow_nn_strip_move(ob + q * 16, 16, yb + q, osz, np - q < 16 ? np - q : 16, mb, 1);
+      if (!inreg && (res || e.kind != GLOW_EPI_NONE))
 #pragma clang loop unroll(disable)
         for (int64_t j = 0; j < mb; j++)
           glow_epi_row(e, yb + j * osz, res ? res + (yb - y) + j * osz : 0, np);

@@ -35,31 +35,6 @@
 typedef float wino_v4 __attribute__((vector_size(16), aligned(4)));
 typedef float wino_v8 __attribute__((vector_size(32), aligned(4)));
 
-typedef int32_t wino_i16 __attribute__((vector_size(64), aligned(4)));
-
-/* m ? b : a, lane by lane (m: all ones or zero). */
-#define WINO_SELECT(m, b, a) ((glow_nn_v16)(((wino_i16)(b) & (m)) | ((wino_i16)(a) & ~(m))))
-
-/* The epilogue on 16 outputs in place, as glow_epi_apply() on each (NaN kept as
- * it keeps it): the common kinds as vector operations. */
-static inline __attribute__((always_inline)) void wino_epi(glow_epi e, glow_nn_v16 *v) {
-  const glow_nn_v16 zero = {0};
-  switch (e.kind) {
-  case GLOW_EPI_NONE:
-    return;
-  case GLOW_EPI_RELU:
-    *v = WINO_SELECT(*v < zero, zero, *v);
-    return;
-  case GLOW_EPI_CLIP:
-    *v = WINO_SELECT(*v < zero + e.a, zero + e.a, *v);
-    *v = WINO_SELECT(*v > zero + e.b, zero + e.b, *v);
-    return;
-  default:
-    for (int j = 0; j < 16; j++)
-      (*v)[j] = glow_epi_apply(e, (*v)[j]);
-  }
-}
-
 typedef struct {
   float *y;
   const float *x, *u, *bias, *res;
@@ -204,7 +179,7 @@ static void wino_output(const wino_args *a, float *yn, const float *rn, const fl
                 hi = __builtin_shufflevector(r2, r3, 0, 1, 2, 3, 4, 5, 6, 7);
         v += __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
       }
-      wino_epi(a->e, &v);
+      glow_epi_v16(a->e, &v);
       *(wino_v4 *)yc = __builtin_shufflevector(v, v, 0, 1, 2, 3);
       *(wino_v4 *)(yc + a->OW) = __builtin_shufflevector(v, v, 4, 5, 6, 7);
       *(wino_v4 *)(yc + 2 * a->OW) = __builtin_shufflevector(v, v, 8, 9, 10, 11);

@@ -279,6 +279,9 @@ static inline __attribute__((always_inline)) void conv_run(const conv_tile_args 
           ow = p0 % out[2];
   int64_t strip = (CONV_STRIP_FLOATS / cw - pbk) / 48 * 48; /* a multiple of 16 and of every tile's pixels */
   float st[CONV_STRIP_FLOATS] __attribute__((aligned(64)));
+  /* The residual and a ReLU or clip go on as the strip moves to Y (still in registers); other
+   * epilogues over Y's rows after it, while in cache. */
+  int inreg = epi && glow_epi_in_regs(e);
   for (int64_t s0 = p0; s0 < p1; s0 += strip) {
     int64_t s1 = s0 + strip < p1 ? s0 + strip : p1;
     for (int64_t g = s0; a->load && g < s1; g += 16)
@@ -307,10 +310,14 @@ static inline __attribute__((always_inline)) void conv_run(const conv_tile_args 
     }
     for (int64_t g = s0; g < s1; g += 16)
       for (int64_t q = 0; q < nb && q * 16 < a->mb; q++)
-        glow_nn_strip_move(st + (g - s0) * cw + q * 16, cw, a->y + q * 16 * osz + g, osz, s1 - g < 16 ? s1 - g : 16,
-                        a->mb - q * 16, 1);
+        if (inreg)
+          glow_epi_strip_out(st + (g - s0) * cw + q * 16, cw, a->y + q * 16 * osz + g, osz, s1 - g < 16 ? s1 - g : 16,
+                             a->mb - q * 16, e, res ? res + q * 16 * osz + g : 0);
+        else
+          glow_nn_strip_move(st + (g - s0) * cw + q * 16, cw, a->y + q * 16 * osz + g, osz,
+                             s1 - g < 16 ? s1 - g : 16, a->mb - q * 16, 1);
     /* One loop over the rows, not 16 copies of a vectorized row loop (compile time). */
-    if (epi && (res || e.kind != GLOW_EPI_NONE))
+    if (epi && !inreg && (res || e.kind != GLOW_EPI_NONE))
 #pragma clang loop unroll(disable)
       for (int64_t j = 0; j < a->mb; j++)
         glow_epi_row(e, a->y + j * osz + s0, res ? res + j * osz + s0 : 0, s1 - s0);

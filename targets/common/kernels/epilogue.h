@@ -55,4 +55,62 @@ static inline void glow_epi_row(glow_epi e, float *y, const float *r, int64_t n)
       y[i] = glow_epi_apply(e, y[i]);
 }
 
+typedef int32_t glow_epi_i16 __attribute__((vector_size(64), aligned(4)));
+
+/* m ? b : a, lane by lane (m: all ones or zero). */
+#define GLOW_EPI_SELECT(m, b, a) ((glow_nn_v16)(((glow_epi_i16)(b) & (m)) | ((glow_epi_i16)(a) & ~(m))))
+
+/* The kinds glow_epi_v16() takes as a few vector operations. */
+static inline int glow_epi_in_regs(glow_epi e) {
+  return e.kind == GLOW_EPI_NONE || e.kind == GLOW_EPI_RELU || e.kind == GLOW_EPI_CLIP;
+}
+
+/* The epilogue on 16 outputs in place, as glow_epi_apply() on each (NaN kept as
+ * it keeps it): the common kinds as vector operations. */
+static inline __attribute__((always_inline)) void glow_epi_v16(glow_epi e, glow_nn_v16 *v) {
+  const glow_nn_v16 zero = {0};
+  switch (e.kind) {
+  case GLOW_EPI_NONE:
+    return;
+  case GLOW_EPI_RELU:
+    *v = GLOW_EPI_SELECT(*v < zero, zero, *v);
+    return;
+  case GLOW_EPI_CLIP:
+    *v = GLOW_EPI_SELECT(*v < zero + e.a, zero + e.a, *v);
+    *v = GLOW_EPI_SELECT(*v > zero + e.b, zero + e.b, *v);
+    return;
+  default:
+    for (int j = 0; j < 16; j++)
+      (*v)[j] = glow_epi_apply(e, (*v)[j]);
+  }
+}
+
+/* glow_nn_strip_move() to Y (n <= 16 pixels of mb channels), with the residual
+ * (res: at y's place in its tensor; NULL: none) and the epilogue e on each
+ * output: in registers for 16 pixels of a kind glow_epi_in_regs() takes, else
+ * over Y's rows after the move. The same operations on each output either way. */
+static inline __attribute__((always_inline)) void glow_epi_strip_out(float *st, int64_t cw, float *y, int64_t osz,
+                                                                     int64_t n, int64_t mb, glow_epi e,
+                                                                     const float *res) {
+  if (n < 16 || !glow_epi_in_regs(e)) {
+    glow_nn_strip_move(st, cw, y, osz, n, mb, 1);
+    if (res || e.kind != GLOW_EPI_NONE)
+#pragma clang loop unroll(disable)
+      for (int64_t i = 0; i < mb && i < 16; i++)
+        glow_epi_row(e, y + i * osz, res ? res + i * osz : 0, n);
+    return;
+  }
+  glow_nn_v16 r[16];
+  for (int i = 0; i < 16; i++)
+    r[i] = *(const glow_nn_v16 *)(st + i * cw);
+  glow_nn_transpose16(r);
+  for (int i = 0; i < 16 && i < mb; i++) {
+    glow_nn_v16 v = r[i];
+    if (res)
+      v += *(const glow_nn_v16 *)(res + i * osz);
+    glow_epi_v16(e, &v);
+    *(glow_nn_v16 *)(y + i * osz) = v;
+  }
+}
+
 #endif
