@@ -2,8 +2,9 @@
  * part gets enough work to pay for handing it to another thread (the pool wakes
  * a spinning worker in about a microsecond, and a part's share of a small step
  * is less than that). Work is an estimate: multiply-adds for convolutions and
- * matrix products (outputs times the reduction), input elements for the rest
- * (pooling reads each about once per tap, elementwise once). */
+ * matrix products (outputs times the reduction), for the rest the first input's
+ * elements or the output's, the larger (pooling reads each input about once per
+ * tap, elementwise each once, a broadcast writes each output once). */
 #include "codegen/codegen-internal.h"
 
 static int64_t numel(const glow_graph *g, int id) { return id >= 0 ? glow_value_numel(&g->vals[id]) : 0; }
@@ -24,5 +25,8 @@ int64_t glow_step_work(const glow_graph *g, const glow_node *n) {
     int64_t k = a->rank == 0 ? 1 : trans_a && a->rank == 2 ? a->dims[0] : a->dims[a->rank - 1];
     return out * k;
   }
-  return n->nin > 0 ? numel(g, n->in[0]) : out;
+  /* The larger of the first input and the output: a broadcast's output (squeeze-excite's
+   * per-channel scale, Mul(s, x) with s of 1 x C x 1 x 1) outgrows its first input. */
+  int64_t in0 = n->nin > 0 ? numel(g, n->in[0]) : 0;
+  return in0 > out ? in0 : out;
 }
