@@ -57,4 +57,11 @@ static inline int glow_qdot_wide(void) { return 0; }
  * kernels/qgemm-mcu.h): 0, this target has vectors for the ones above. */
 static inline int glow_qdot_mcu(void) { return 0; }
 
+/* 64 bytes of IntLookupTable at once where the target has a byte permutation of a
+ * whole vector (x86_64/qdot.h); 0 here: the caller looks each byte up. */
+static inline int glow_q_lookup64(uint8_t *y, const uint8_t *x, const uint8_t *tab) {
+  (void)y, (void)x, (void)tab;
+  return 0;
+}
+
 #endif

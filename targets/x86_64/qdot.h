@@ -11,7 +11,7 @@
 #include "qdot-portable.h"
 
 extern const int glow_target_x86_vnni512, glow_target_x86_vnni256, glow_target_x86_zmm, glow_target_x86_madd256,
-    glow_target_x86_madd512;
+    glow_target_x86_madd512, glow_target_x86_vbmi;
 
 typedef int glow_v16si_ __attribute__((vector_size(64)));
 typedef int glow_v8si_ __attribute__((vector_size(32)));
@@ -116,6 +116,30 @@ static inline void glow_qdot2(glow_qi16 *acc, const glow_qh32 *x, int32_t w2) {
 static inline int glow_qdot_pairs(void) { return !glow_target_x86_vnni512 && !glow_target_x86_vnni256; }
 
 static inline int glow_qdot_x_signed(void) { return 0; } /* vpdpbusd: unsigned times signed */
+
+typedef char glow_v64qi_ __attribute__((vector_size(64)));
+
+/* y[0..64) = tab[x[0..64)] (a 256-byte table): two vpermi2b (AVX512-VBMI) over
+ * its halves, the index's top bit picking between them. */
+__attribute__((target("avx512vbmi,avx512bw,evex512"), min_vector_width(512))) static inline void
+glow_q_lookup64_vbmi(uint8_t *y, const uint8_t *x, const uint8_t *tab) {
+  typedef char v64 __attribute__((vector_size(64), aligned(1)));
+  v64 i = *(const v64 *)x, t0 = *(const v64 *)tab, t1 = *(const v64 *)(tab + 64), t2 = *(const v64 *)(tab + 128),
+      t3 = *(const v64 *)(tab + 192);
+  v64 lo = (v64)__builtin_ia32_vpermi2varqi512((glow_v64qi_)t0, (glow_v64qi_)i, (glow_v64qi_)t1);
+  v64 hi = (v64)__builtin_ia32_vpermi2varqi512((glow_v64qi_)t2, (glow_v64qi_)i, (glow_v64qi_)t3);
+  *(v64 *)y = (v64)__builtin_ia32_selectb_512(__builtin_ia32_cvtb2mask512((glow_v64qi_)i), (glow_v64qi_)hi,
+                                              (glow_v64qi_)lo);
+}
+
+/* 64 bytes of IntLookupTable where the CPU has a whole-register byte permutation;
+ * 0: the caller looks each byte up. */
+static inline int glow_q_lookup64(uint8_t *y, const uint8_t *x, const uint8_t *tab) {
+  if (!glow_target_x86_vbmi)
+    return 0;
+  glow_q_lookup64_vbmi(y, x, tab);
+  return 1;
+}
 
 /* 32 registers of 64 bytes (AVX-512) take the larger register tile. */
 static inline int glow_qdot_wide(void) { return glow_target_x86_zmm; }

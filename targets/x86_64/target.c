@@ -65,12 +65,27 @@ static const char probe_zmm[] = "define void @probe(ptr %p) {\n"
                                 "  ret void\n"
                                 "}\n";
 
+/* AVX512-VBMI (x86_64/qdot.h: glow_q_lookup64): a byte permutation across the whole
+ * register is one vpermb only there (icelake, sapphirerapids, znver4; not
+ * skylake-avx512, cascadelake or x86-64-v4). */
+static const char probe_vbmi[] = "define void @probe(ptr %p) {\n"
+                                 "  %a = load <64 x i8>, ptr %p\n"
+                                 "  %s = shufflevector <64 x i8> %a, <64 x i8> poison, <64 x i32> <"
+    "i32 22, i32 12, i32 52, i32 3, i32 19, i32 5, i32 60, i32 58, i32 2, i32 33, i32 10, i32 8, i32 29, i32 26, i32 25, i32 9, "
+    "i32 44, i32 18, i32 62, i32 11, i32 47, i32 40, i32 15, i32 39, i32 56, i32 57, i32 32, i32 23, i32 49, i32 43, i32 21, i32 45, "
+    "i32 42, i32 34, i32 35, i32 46, i32 20, i32 61, i32 37, i32 14, i32 63, i32 53, i32 0, i32 38, i32 27, i32 50, i32 1, i32 55, "
+    "i32 6, i32 13, i32 24, i32 41, i32 30, i32 28, i32 59, i32 31, i32 7, i32 16, i32 4, i32 48, i32 51, i32 54, i32 36, i32 17>\n"
+                                 "  store <64 x i8> %s, ptr %p\n"
+                                 "  ret void\n"
+                                 "}\n";
+
 static const glow_target_probe probes[] = {
     {"x86_vnni256", probe_vnni256, "vpdpwssd"},
     {"x86_vnni512", probe_vnni512, "vpdpwssd\t%zmm"},
     {"x86_zmm", probe_zmm, "%zmm"}, /* conv_tile_probe */
     {"x86_madd256", probe_vnni256, "vpmaddwd\t%ymm"},
     {"x86_madd512", probe_vnni512, "vpmaddwd\t%zmm"},
+    {"x86_vbmi", probe_vbmi, "vpermb\t"},
     {NULL, NULL, NULL},
 };
 

@@ -772,7 +772,22 @@ def fused():
               {"x": R([1, 3, 5, 5]), "w": RK([8, 3, 3, 3])})
 
 
-FAMILIES = [elementwise, unary, cast, reductions, conv, pool, norms, matmul, tensor, resize, quant, fused]
+def lookup():
+    """Quantized activations that the compiler folds into a 256-byte table (quant/fold-lookup.c,
+    IntLookupTable): Q -> DQ -> activation -> Q -> DQ, inputs spanning every byte, 64 bytes at a time
+    (x86_64/qdot.h: glow_q_lookup64) and a tail of 44."""
+    for t, zp in ((U8, 128), (I8, 0)):
+        for act, tail in (("sigmoid", [("Sigmoid", ["d"], "a", {})]),
+                          ("tanh", [("Tanh", ["d"], "a", {})])):
+            add_chain("lookup_%s_%s" % (act, SHORT[t]),
+                      [("QuantizeLinear", ["x", "s", "z"], "q", {}), ("DequantizeLinear", ["q", "s", "z"], "d", {})]
+                      + tail + [("QuantizeLinear", ["a", "so", "zo"], "qo", {}),
+                                ("DequantizeLinear", ["qo", "so", "zo"], "y", {})],
+                      {"x": R([2, 3, 50], F32, -6.5, 6.5), "s": K(np.array(0.05, F32)), "z": K(np.array(zp, t)),
+                       "so": K(np.array(1.0 / 128, F32)), "zo": K(np.array(zp, t))}, opset=13)
+
+
+FAMILIES = [elementwise, unary, cast, reductions, conv, pool, norms, matmul, tensor, resize, quant, fused, lookup]
 
 
 def main():

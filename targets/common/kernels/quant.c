@@ -6,6 +6,7 @@
  * (len is 1 for per-tensor parameters). */
 #include "kernels/elementwise.h"
 #include "kernels/quant.h"
+#include "qdot.h" /* glow_q_lookup64() */
 
 /* Element k + i of X and Y with scale sv and zero point zv (glow_abi_quantize;
  * zero points may be NULL), running STMT over each. */
@@ -203,11 +204,16 @@ GLOW_KERNEL(qlinear_concat_q8) {
   }
 }
 
-/* IntLookupTable: y[i] = table[x[i]], x's bytes as indices. t: Y, X, Table (256 bytes); p: glow_abi_count */
+/* IntLookupTable: y[i] = table[x[i]], x's bytes as indices, 64 at a time where the
+ * target can (glow_q_lookup64: one byte at a time took 28% of efficientnet_b0's int8
+ * run, its SiLU). t: Y, X, Table (256 bytes); p: glow_abi_count */
 GLOW_KERNEL(int_lookup) {
   uint8_t *y = t[0];
   const uint8_t *x = t[1], *tab = t[2];
   const glow_abi_count *ap = (const glow_abi_count *)p;
-  for (int64_t i = 0; i < ap->n; i++)
+  int64_t i = 0;
+  while (i + 64 <= ap->n && glow_q_lookup64(y + i, x + i, tab))
+    i += 64;
+  for (; i < ap->n; i++)
     y[i] = tab[x[i]];
 }
