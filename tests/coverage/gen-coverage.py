@@ -704,6 +704,16 @@ def quant():
              K(np.array([0.01, 0.02, 0.005], F32)), K(np.array([0, 0, 0], I8 if t == I8 else U8)),
              K(np.array(0.5, F32)), z(5), RK([3], I32, -100, 100)], attrs={"pads": [1, 0, 1, 1], "strides": [1, 2]},
             opset=10)
+        # Depthwise, 16 channels to a vector (kernels/qconv-dw16.h): a last block of 4 channels and
+        # 5x5 taps on 7 x 7; batch 2 at stride 2 with asymmetric pads; per-channel weight scales
+        wt = I8 if t == I8 else U8
+        for name, xs, g, kk, attrs, ys in [("5x5", [1, 20, 7, 7], 20, 5, {"pads": [2, 2, 2, 2]}, 0.5 if t == U8 else 0.1),
+                                           ("stride_asym", [2, 32, 13, 12], 32, 3,
+                                            {"pads": [1, 0, 0, 1], "strides": [2, 2]}, 0.3 if t == U8 else 0.05)]:
+            add("qlinearconv_dw16_%s_%s" % (name, SHORT[t]), "QLinearConv",
+                [R(xs, t, lo, hi), K(np.array(0.02, F32)), z(3), RK([g, 1, kk, kk], wt, lo, hi),
+                 K(np.linspace(0.005, 0.02, g).astype(F32)), K(np.zeros(g, wt) if t == I8 else np.full(g, 120, wt)),
+                 K(np.array(ys, F32)), z(5), RK([g], I32, -3000, 3000)], attrs=dict(attrs, group=g), opset=10)
 
 
 def add_chain(name, nodes, inputs, opset=13):

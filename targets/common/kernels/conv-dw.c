@@ -18,92 +18,16 @@
  * t: Y, X, W, B (B may be NULL), R (the residual, may be NULL); p: glow_abi_conv. */
 #include "kernel.h"
 #include "kernels/epilogue.h"
+#include "kernels/dw16.h"
 #include "kernels/nn-vec.h"
 #include "qdot.h" /* glow_qdot_wide() */
 
 void glow_k_conv_plane_f32_part(uint8_t *const *t, const int64_t *p, int64_t part, int64_t nparts);
 
-#define DW_BUF GLOW_STACK_PANEL_FLOATS /* input pixels and the taps' weights */
-#define DW_OUT (GLOW_STACK_PANEL_FLOATS / 2) /* the band's outputs */
-#define DW_PT 8                              /* outputs per register tile */
-
-/* The sizes of one band: buffer rows of pw pixels (the padded input columns the
- * outputs read), rows per band of output rows. */
-typedef struct {
-  int64_t OH, OW, H, W, KH, KW, sh, sw, dh, dw, ph, pw0, pw, band;
-} dw_shape;
-
-/* Output rows per band (0: one does not fit); the weights take ksz vectors at
- * the buffer's end. */
-static inline int64_t dw_band(const dw_shape *s, int64_t ksz) {
-  int64_t rows = (DW_BUF - ksz * 16) / (s->pw * 16), span = (s->KH - 1) * s->dh + 1;
-  if (ksz * 16 > DW_BUF / 2 || rows < span || s->OW * 16 > DW_OUT)
-    return 0;
-  int64_t band = (rows - span) / s->sh + 1, out = DW_OUT / (s->OW * 16);
-  band = band < out ? band : out;
-  return band < s->OH ? band : s->OH;
-}
-
-/* Buffer rows [0, nr) from input row ih0 on, of the mb channels from xc (planes
- * isz apart; xend: the end of X, past which no vector is read): zero rows and
- * columns outside X, the rest moved 16 pixels at a time over the run of valid
- * rows (one contiguous run per plane). */
-static inline void dw_fill(float *buf, const dw_shape *s, const float *xc, int64_t isz, const float *xend, int64_t mb,
-                           int64_t ih0, int64_t nr) {
-  int64_t r0 = ih0 < 0 ? -ih0 : 0, r1 = s->H - ih0 < nr ? s->H - ih0 : nr; /* rows inside X: [r0, r1) */
-  r1 = r1 > r0 ? r1 : r0;
-  int64_t wlo = s->pw0 < s->pw ? s->pw0 : s->pw, whi = s->pw0 + s->W < s->pw ? s->pw0 + s->W : s->pw;
-  for (int64_t r = 0; r < nr; r++) {
-    float *br = buf + r * s->pw * 16;
-    int64_t z0 = r >= r0 && r < r1 ? wlo : s->pw, z1 = r >= r0 && r < r1 ? whi : s->pw;
-    for (int64_t c = 0; c < z0; c++)
-      *(glow_nn_v16 *)(br + c * 16) = (glow_nn_v16){0};
-    for (int64_t c = z1; c < s->pw; c++)
-      *(glow_nn_v16 *)(br + c * 16) = (glow_nn_v16){0};
-  }
-  int64_t f0 = (ih0 + r0) * s->W, f1 = (ih0 + r1) * s->W, row = r0, col = 0;
-  for (int64_t f = f0; f < f1; f += 16) {
-    int64_t n = f1 - f < 16 ? f1 - f : 16;
-    int full = n == 16 && xc + (mb - 1) * isz + f + 16 <= xend;
-    glow_nn_v16 v[16];
-    for (int i = 0; i < 16; i++)
-      if (full)
-        v[i] = i < mb ? *(const glow_nn_v16 *)(xc + i * isz + f) : (glow_nn_v16){0};
-      else
-        for (int j = 0; j < 16; j++)
-          v[i][j] = i < mb && j < n ? xc[i * isz + f + j] : 0.0f;
-    glow_nn_transpose16(v); /* v[j]: pixel f + j's channels */
-    for (int j = 0; j < n; j++) {
-      if (s->pw0 + col < s->pw)
-        *(glow_nn_v16 *)(buf + (row * s->pw + s->pw0 + col) * 16) = v[j];
-      if (++col == s->W)
-        col = 0, row++;
-    }
-  }
-}
-
-/* Outputs [ow0, ow0 + DW_PT) of band row r (those past OW repeat the last one,
- * computed, not stored) into st, pixel-major. */
-static inline __attribute__((always_inline)) void dw_tile(const dw_shape *s, const float *buf, const glow_nn_v16 *wt,
-                                                          const glow_nn_v16 *bias, float *st, int64_t r, int64_t ow0) {
-  int64_t col[DW_PT];
-  glow_nn_v16 acc[DW_PT];
-  for (int i = 0; i < DW_PT; i++) {
-    col[i] = (ow0 + i < s->OW ? ow0 + i : s->OW - 1) * s->sw;
-    acc[i] = *bias;
-  }
-  for (int64_t kh = 0; kh < s->KH; kh++) {
-    const float *br = buf + (r * s->sh + kh * s->dh) * s->pw * 16;
-    for (int64_t kw = 0; kw < s->KW; kw++) {
-      glow_nn_v16 w = wt[kh * s->KW + kw];
-      const float *bk = br + kw * s->dw * 16;
-      for (int i = 0; i < DW_PT; i++)
-        acc[i] += w * *(const glow_nn_v16 *)(bk + col[i] * 16);
-    }
-  }
-  for (int i = 0; i < DW_PT && ow0 + i < s->OW; i++)
-    *(glow_nn_v16 *)(st + (r * s->OW + ow0 + i) * 16) = acc[i];
-}
+/* float32 X as it is. */
+#define DW_F32V(p, xz, xsg) (*(const glow_nn_v16 *)(p))
+#define DW_F32S(p, xz, xsg) (*(p))
+DW_FILL(dw_fill, float, DW_F32V, DW_F32S)
 
 /* Part `part` of `nparts`: a range of the (image, block of 16 channels) pairs. */
 GLOW_KERNEL_PART(conv_dw16_f32) {
@@ -136,7 +60,7 @@ GLOW_KERNEL_PART(conv_dw16_f32) {
     float *yc = y + (n * G + c0) * osz;
     for (int64_t oh0 = 0; oh0 < s.OH; oh0 += s.band) {
       int64_t oh1 = oh0 + s.band < s.OH ? oh0 + s.band : s.OH, nr = (oh1 - oh0 - 1) * s.sh + (s.KH - 1) * s.dh + 1;
-      dw_fill(buf, &s, xc, isz, xend, mb, oh0 * s.sh - s.ph, nr);
+      dw_fill(buf, &s, xc, isz, xend, mb, oh0 * s.sh - s.ph, nr, 0, 0);
       for (int64_t r = 0; r < oh1 - oh0; r++)
         for (int64_t ow0 = 0; ow0 < s.OW; ow0 += DW_PT)
           dw_tile(&s, buf, wt, &bias, ob, r, ow0);

@@ -6,6 +6,7 @@
  * t: Y, X, x_scale, x_zero_point, W, w_scale, w_zero_point, y_scale,
  *    y_zero_point, B (zero points and B may be NULL)
  * p: glow_abi_qconv (kernel-abi.h). */
+#include "kernels/dw16.h"
 #include "kernels/nn-vec.h"
 #include "kernels/quant.h"
 #include "qdot.h"
@@ -398,6 +399,7 @@ static inline void qconv_plane_pad_row(uint8_t *rb, const uint8_t *xr, int64_t I
 #include "kernels/qconv-mcu.h"
 #include "kernels/qconv-pairs.h"
 #include "kernels/qconv-quads.h"
+#include "kernels/qconv-dw16.h"
 
 /* Cortex-M's paths where the target is one (qconv-mcu.h), in part 0; int16
  * pairs where the target wants them (qconv-pairs.h); else 4-byte dot
@@ -411,6 +413,8 @@ GLOW_KERNEL_PART(qlinearconv) {
       qmcu_conv(t, p);
     return;
   }
+  if (qconv_dw16(t, p, part, nparts)) /* depthwise, 16 channels to a vector */
+    return;
   int wide = glow_qdot_wide();
   if (glow_qdot_pairs()) {
     int64_t R2 = qconv2_plane_rows(p);
