@@ -244,29 +244,15 @@ static void lower_pointwise(const glow_graph *g, const glow_node *n, const conv_
   ((glow_abi_matmul *)kc->params)->epi = glow_nn_conv_epi(n);
 }
 
-/* Whether a depthwise conv runs 16 channels to a vector (conv-dw.c) rather than
- * 16 columns (the plane kernel): that costs two 16 x 16 transposes per 16
- * outputs, which pay where the plane kernel's rows fill few lanes or its taps
- * are many. Measured on a Sapphire Rapids core, one thread (plane -> dw16, ms):
- * 1152 channels 5x5 on 7 x 7 0.121 -> 0.043, 960 3x3 on 7 x 7 0.029 -> 0.023;
- * 672 5x5 on 14 x 14 0.149 -> 0.087, but 480 3x3 0.028 -> 0.041; 240 5x5 on
- * 28 x 28 0.163 -> 0.139, but 240 3x3 0.055 -> 0.103; stride 2 to 14 x 14
- * 0.044 -> 0.040 (240 3x3), to 28 x 28 0.088 -> 0.113 (144 3x3). */
-static int dw16_pays(const conv_shape *c, int64_t taps) {
-  int64_t ow = c->w.out[c->w.nsp - 1], s = c->w.s[c->w.nsp - 1];
-  if (c->Cg != 1 || c->Mg != 1 || c->G < 16)
-    return 0;
-  return ow <= 7 || (ow <= 28 && taps >= 25) || (ow <= 14 && s >= 2);
-}
-
 /* The kernel of a conv that is not a matrix product: float32 with enough output
  * channels per group to fill the fast kernel's channel vectors (its weight
  * panel holds 16 channels of at least one input channel's taps): "fast_";
  * narrow groups (depthwise) of 1-D and 2-D convolutions where the padded input
  * rows of one output row fit the plane kernel's buffer: "plane_" (buffer
  * sizes: conv.c), or, for depthwise convs of 16 channels or more, "dw16_"
- * (conv-dw.c: 16 channels to a vector, the plane kernel where the target's
- * registers or stack are too few); the rest: "", the direct kernel. */
+ * (conv-dw.c: 16 channels to a vector where kernels/dw16.h's dw16_pays says so and
+ * the target's registers and stack allow, else the plane kernel); the rest: "", the
+ * direct kernel. */
 static const char *conv_kind(const glow_graph *g, const glow_node *n, const conv_shape *c) {
   const glow_nn_win *w = &c->w;
   int last = w->nsp - 1;
@@ -276,7 +262,7 @@ static const char *conv_kind(const glow_graph *g, const glow_node *n, const conv
     taps *= w->k[i];
   return glow_in(g, n, 0)->dt != GLOW_DT_F32        ? ""
          : c->Mg >= 8 && taps * 16 <= 16384 ? "fast_"
-         : w->nsp <= 2 && plane <= 16384 && dw16_pays(c, taps) ? "dw16_"
+         : w->nsp <= 2 && plane <= 16384 && c->Cg == 1 && c->Mg == 1 && c->G >= 16 ? "dw16_"
          : w->nsp <= 2 && plane <= 16384    ? "plane_"
                                             : "";
 }

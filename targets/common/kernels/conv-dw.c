@@ -12,9 +12,10 @@
  * Each output is the same sum in the same order as in the plane kernel: the
  * bias, then the taps row by row.
  *
- * Where the target has no registers for a 16 x 16 transpose (glow_qdot_wide()
- * says 32 vector registers of 64 bytes), or a band of one output row does not
- * fit the stack buffer, the plane kernel runs instead.
+ * Where it does not pay (dw16_pays, kernels/dw16.h), where the target has no
+ * registers for a 16 x 16 transpose (glow_qdot_wide() says 32 vector registers of
+ * 64 bytes), or where a band of one output row does not fit the stack buffer, the
+ * plane kernel runs instead.
  * t: Y, X, W, B (B may be NULL), R (the residual, may be NULL); p: glow_abi_conv. */
 #include "kernel.h"
 #include "kernels/epilogue.h"
@@ -34,12 +35,11 @@ GLOW_KERNEL_PART(conv_dw16_f32) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
   const glow_abi_conv *cp = (const glow_abi_conv *)p;
-  const int64_t *in = cp->w.in, *out = cp->w.out, *k = cp->w.k, *st = cp->w.s, *d = cp->w.d, *pb = cp->w.pb;
+  const int64_t *in = cp->w.in, *out = cp->w.out, *k = cp->w.k;
   int64_t N = cp->N, G = cp->G, ksz = k[1] * k[2], isz = in[1] * in[2], osz = out[1] * out[2];
-  dw_shape s = {out[1], out[2], in[1], in[2], k[1], k[2], st[1], st[2], d[1], d[2], pb[1], pb[2], 0, 0};
-  s.pw = (out[2] - 1) * st[2] + (k[2] - 1) * d[2] + 1;
-  s.band = dw_band(&s, ksz);
-  if (!glow_qdot_wide() || !s.band || in[0] != 1 || k[0] != 1 || cp->Cg != 1 || cp->Mg != 1) {
+  dw_shape s = dw_shape_of(&cp->w);
+  if (!glow_qdot_wide() || !s.band || in[0] != 1 || k[0] != 1 || cp->Cg != 1 || cp->Mg != 1 || G < 16 ||
+      !dw16_pays(s.OW, ksz, s.sw)) {
     glow_k_conv_plane_f32_part(t, p, part, nparts);
     return;
   }

@@ -6,6 +6,7 @@
 #ifndef GLOW_DW16_H
 #define GLOW_DW16_H
 
+#include "kernel-abi.h"
 #include "kernel.h"
 #include "kernels/nn-vec.h"
 
@@ -19,6 +20,19 @@ typedef struct {
   int64_t OH, OW, H, W, KH, KW, sh, sw, dh, dw, ph, pw0, pw, band;
 } dw_shape;
 
+/* Whether 16 channels to a vector pays against the one-channel-at-a-time plane paths
+ * (conv.c's plane kernel, qconv-quads.h): it costs two 16 x 16 transposes per 16
+ * outputs, which pay where those paths' rows of 16 columns fill few lanes or their taps
+ * are many (ow: output columns, sw: horizontal stride). Measured for float32 on a
+ * Sapphire Rapids core, one thread (plane -> dw16, ms): 1152 channels 5x5 on 7 x 7
+ * 0.121 -> 0.043, 960 3x3 on 7 x 7 0.029 -> 0.023; 672 5x5 on 14 x 14 0.149 -> 0.087,
+ * but 480 3x3 0.028 -> 0.041; 240 5x5 on 28 x 28 0.163 -> 0.139, but 240 3x3 0.055 ->
+ * 0.103; stride 2 to 14 x 14 0.044 -> 0.040 (240 3x3), to 28 x 28 0.088 -> 0.113 (144
+ * 3x3). int8 takes the same rule, not measured shape by shape. */
+static inline int dw16_pays(int64_t ow, int64_t taps, int64_t sw) {
+  return ow <= 7 || (ow <= 28 && taps >= 25) || (ow <= 14 && sw >= 2);
+}
+
 /* Output rows per band (0: one does not fit); the weights take ksz vectors at
  * the buffer's end. */
 static inline int64_t dw_band(const dw_shape *s, int64_t ksz) {
@@ -28,6 +42,15 @@ static inline int64_t dw_band(const dw_shape *s, int64_t ksz) {
   int64_t band = (rows - span) / s->sh + 1, out = DW_OUT / (s->OW * 16);
   band = band < out ? band : out;
   return band < s->OH ? band : s->OH;
+}
+
+/* The band geometry of a 2-D window (band: 0 where one output row does not fit). */
+static inline dw_shape dw_shape_of(const glow_abi_win *w) {
+  const int64_t *in = w->in, *out = w->out, *k = w->k, *st = w->s, *d = w->d, *pb = w->pb;
+  dw_shape s = {out[1], out[2], in[1], in[2], k[1], k[2], st[1], st[2], d[1], d[2], pb[1], pb[2], 0, 0};
+  s.pw = (out[2] - 1) * st[2] + (k[2] - 1) * d[2] + 1;
+  s.band = dw_band(&s, k[1] * k[2]);
+  return s;
 }
 
 /* DW_FILL(NAME, T, LOADV, LOADS) defines NAME(buf, s, xc, isz, xend, mb, ih0, nr, xz, xsg):

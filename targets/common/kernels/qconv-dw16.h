@@ -6,8 +6,7 @@
  * every partial sum of up to QDW16_TAPS of them (under 2^24) is exact in float, and the
  * sum is the int32 sum of the other paths. With the bias added as an integer it goes
  * through glow_q_saturate16 with the channel's multiplier as there: the same bytes.
- * It pays where the one-channel-at-a-time paths (qconv-quads.h, qconv-pairs.h) fill
- * few of their 16 columns or read many taps: qdw16_pays. */
+ * It runs where dw16_pays (kernels/dw16.h) says, the float32 kernel's rule. */
 
 #define QDW16_TAPS 256 /* 256 * 65025 < 2^24 */
 
@@ -30,23 +29,16 @@ static inline void qdw16_load(glow_nn_v16 *o, const uint8_t *p, int32_t xz, int 
 #define QDW16_S(p, xz, xsg) ((float)(GLOW_Q8_ELEM(*(p), (xsg)) - (xz)))
 DW_FILL(qdw16_fill, uint8_t, QDW16_V, QDW16_S)
 
-/* Where 16 channels to a vector measured faster than qconv-quads.h (one thread, a
- * Sapphire Rapids core; see qconv_dw16's callers' note in the README). */
-static inline int qdw16_pays(int64_t ow, int64_t taps, int64_t sw) {
-  return ow <= 7 || (ow <= 28 && taps >= 25) || (ow <= 14 && sw >= 2);
-}
-
 /* 0 where this path does not take p; else runs part `part` of `nparts` (a range of the
  * (image, block of 16 channels) pairs) and returns 1. */
 static inline int qconv_dw16(uint8_t *const *t, const int64_t *p, int64_t part, int64_t nparts) {
   QCONV_PLANE_ARGS(t, p);
   int64_t ksz = k[1] * k[2];
   if (!glow_qdot_wide() || qa->w_layout || qa->Cg != 1 || Mg != 1 || in[0] != 1 || out[0] != 1 || k[0] != 1 ||
-      ksz > QDW16_TAPS || G < 16 || !qdw16_pays(OW, ksz, sw))
+      ksz > QDW16_TAPS || G < 16 || !dw16_pays(OW, ksz, sw))
     return 0;
-  dw_shape g = {OH, OW, IH, IW, k[1], k[2], sh, sw, dh, dw, pb[1], pb[2], 0, 0};
-  g.pw = (OW - 1) * sw + (k[2] - 1) * dw + 1;
-  g.band = dw_band(&g, ksz);
+  dw_shape g = dw_shape_of(&qa->w);
+  (void)dw; /* QCONV_PLANE_ARGS's; g holds it */
   if (!g.band)
     return 0;
   const uint8_t *w = t[4];
