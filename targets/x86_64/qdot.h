@@ -141,6 +141,44 @@ static inline int glow_q_lookup64(uint8_t *y, const uint8_t *x, const uint8_t *t
   return 1;
 }
 
+typedef short glow_v32hi_ __attribute__((vector_size(64)));
+
+/* glow_q_saturate16 (kernels/quant.h) over two rows of 32 sums: a[0], a[1] times *m0
+ * into d0[0..32), a[2], a[3] times *m1 into d1[0..32). cvtps2dq rounds half to even as
+ * the float trick there does; the packs saturate to int16 and then to the byte's range,
+ * and the zero point is added in between with int16 saturation, so every byte is
+ * saturate(round(v) + zp) = saturate(round(clamp(v)) + zp) (the bounds are integers).
+ * min() keeps v under 2^30, where cvtps2dq would wrap to INT_MIN. */
+__attribute__((target("avx512bw,evex512"), min_vector_width(512))) static inline void
+glow_q_requant64_bw(uint8_t *d0, uint8_t *d1, const glow_qi16 *a, const glow_qf16 *m0, const glow_qf16 *m1,
+                    int32_t zp, int sgn) {
+  typedef char v32 __attribute__((vector_size(32), aligned(1)));
+  glow_v16si_ q[4];
+  for (int i = 0; i < 4; i++) {
+    glow_qf16 v = __builtin_convertvector(a[i], glow_qf16) * (i < 2 ? *m0 : *m1);
+    v = __builtin_elementwise_min(v, (glow_qf16){0} + 1073741824.0f);
+    q[i] = __builtin_ia32_cvtps2dq512_mask(v, (glow_v16si_){0}, (unsigned short)0xffff, 4 /* current direction */);
+  }
+  glow_v32hi_ z = (glow_v32hi_){0} + (short)zp;
+  glow_v32hi_ h0 = __builtin_elementwise_add_sat((glow_v32hi_)__builtin_ia32_packssdw512(q[0], q[1]), z);
+  glow_v32hi_ h1 = __builtin_elementwise_add_sat((glow_v32hi_)__builtin_ia32_packssdw512(q[2], q[3]), z);
+  glow_v16si_ b = (glow_v16si_)(sgn ? __builtin_ia32_packsswb512(h0, h1) : __builtin_ia32_packuswb512(h0, h1));
+  /* Each 128-bit lane i holds 4 bytes of each source's lane i: gather them in order. */
+  b = __builtin_shufflevector(b, b, 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  *(v32 *)d0 = (v32)__builtin_shufflevector(b, b, 0, 1, 2, 3, 4, 5, 6, 7);
+  *(v32 *)d1 = (v32)__builtin_shufflevector(b, b, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+
+/* Two rows of 32 requantized bytes at once where the CPU has AVX512BW's packs; 0: the
+ * caller requantizes each 16 (glow_q_saturate16). */
+static inline int glow_q_requant64(uint8_t *d0, uint8_t *d1, const glow_qi16 *a, const glow_qf16 *m0,
+                                   const glow_qf16 *m1, int32_t zp, int sgn) {
+  if (!glow_target_x86_zmm || !(glow_target_x86_vnni512 || glow_target_x86_madd512)) /* AVX512BW either way */
+    return 0;
+  glow_q_requant64_bw(d0, d1, a, m0, m1, zp, sgn);
+  return 1;
+}
+
 /* 32 registers of 64 bytes (AVX-512) take the larger register tile. */
 static inline int glow_qdot_wide(void) { return glow_target_x86_zmm; }
 

@@ -704,13 +704,35 @@ def quant():
              K(np.array([0.01, 0.02, 0.005], F32)), K(np.array([0, 0, 0], I8 if t == I8 else U8)),
              K(np.array(0.5, F32)), z(5), RK([3], I32, -100, 100)], attrs={"pads": [1, 0, 1, 1], "strides": [1, 2]},
             opset=10)
+        # The band path (qconv.c's qconv_rows) requantizes two rows of 32 at a time where the CPU
+        # packs them (x86_64/qdot.h): 20 output channels (a last tile of 4), per-channel scales;
+        # y_scale 0.002 saturates many outputs at both ends, 0.2 few
+        for name, xs, m, kk, attrs, ys in [("rows_1x1_sat", [1, 8, 6, 40], 20, 1, {}, 0.002),
+                                           ("rows_3x3", [1, 8, 6, 40], 20, 3, {"pads": [1, 1, 1, 1]}, 0.2)]:
+            wt = I8 if t == I8 else U8
+            add("qlinearconv_%s_%s" % (name, SHORT[t]), "QLinearConv",
+                [R(xs, t, lo, hi), K(np.array(0.02, F32)), z(3), RK([m, 8, kk, kk], wt, lo, hi),
+                 K(np.linspace(0.005, 0.02, m).astype(F32)), K(np.zeros(m, wt) if t == I8 else np.full(m, 120, wt)),
+                 K(np.array(ys, F32)), z(5), RK([m], I32, -3000, 3000)], attrs=attrs, opset=10)
         # Depthwise, 16 channels to a vector (kernels/qconv-dw16.h): a last block of 4 channels and
-        # 5x5 taps on 7 x 7; batch 2 at stride 2 with asymmetric pads; per-channel weight scales
+        # 5x5 taps on 7 x 7; batch 2 at stride 2 with asymmetric pads; 3x3 on 40 x 14 (two
+        # bands, the widest rows it takes); per-channel weight scales
         wt = I8 if t == I8 else U8
-        for name, xs, g, kk, attrs, ys in [("5x5", [1, 20, 7, 7], 20, 5, {"pads": [2, 2, 2, 2]}, 0.5 if t == U8 else 0.1),
-                                           ("stride_asym", [2, 32, 13, 12], 32, 3,
-                                            {"pads": [1, 0, 0, 1], "strides": [2, 2]}, 0.3 if t == U8 else 0.05)]:
-            add("qlinearconv_dw16_%s_%s" % (name, SHORT[t]), "QLinearConv",
+        # Rows wider than 28 take the quad-row path (kernels/qconv-quads.h), 64 outputs at a time
+        # where registers are 64 bytes: exactly 64, 64 and a tail of 6, and at stride 2 64 and 1;
+        # rows of 260 are padded 14 at a time (3 chunks of a band's 32 input rows).
+        y3 = 0.3 if t == U8 else 0.05
+        for name, xs, g, kk, attrs, ys in [("dw16_5x5", [1, 20, 7, 7], 20, 5, {"pads": [2, 2, 2, 2]},
+                                            0.5 if t == U8 else 0.1),
+                                           ("dw16_stride_asym", [2, 32, 13, 12], 32, 3,
+                                            {"pads": [1, 0, 0, 1], "strides": [2, 2]}, y3),
+                                           ("dw16_3x3_14", [1, 24, 40, 14], 24, 3, {"pads": [1, 1, 1, 1]}, y3),
+                                           ("dwrow_64", [1, 16, 4, 64], 16, 3, {"pads": [1, 1, 1, 1]}, y3),
+                                           ("dwrow_70", [1, 16, 5, 70], 16, 3, {"pads": [1, 1, 1, 1]}, y3),
+                                           ("dwrow_s2", [1, 16, 9, 129], 16, 3, {"pads": [1, 1, 1, 1], "strides": [2, 2]},
+                                            y3),
+                                           ("dwrow_chunks", [1, 16, 30, 260], 16, 3, {"pads": [1, 1, 1, 1]}, y3)]:
+            add("qlinearconv_%s_%s" % (name, SHORT[t]), "QLinearConv",
                 [R(xs, t, lo, hi), K(np.array(0.02, F32)), z(3), RK([g, 1, kk, kk], wt, lo, hi),
                  K(np.linspace(0.005, 0.02, g).astype(F32)), K(np.zeros(g, wt) if t == I8 else np.full(g, 120, wt)),
                  K(np.array(ys, F32)), z(5), RK([g], I32, -3000, 3000)], attrs=dict(attrs, group=g), opset=10)

@@ -28,10 +28,18 @@ typedef struct {
  * 0.121 -> 0.043, 960 3x3 on 7 x 7 0.029 -> 0.023; 672 5x5 on 14 x 14 0.149 -> 0.087,
  * but 480 3x3 0.028 -> 0.041; 240 5x5 on 28 x 28 0.163 -> 0.139, but 240 3x3 0.055 ->
  * 0.103; stride 2 to 14 x 14 0.044 -> 0.040 (240 3x3), to 28 x 28 0.088 -> 0.113 (144
- * 3x3). int8 takes the same rule, not measured shape by shape. */
+ * 3x3). */
 static inline int dw16_pays(int64_t ow, int64_t taps, int64_t sw) {
   return ow <= 7 || (ow <= 28 && taps >= 25) || (ow <= 14 && sw >= 2);
 }
+
+/* The same for int8 against qconv-quads.h (4 taps to a vpdpbusd, 64 outputs requantized
+ * at once): dw16 pays on rows of at most 14 outputs. Measured in mobilenet_v2's and
+ * efficientnet_b0's int8 bundles on the same core (quads -> dw16, ms per step, perf's
+ * shares): 384 3x3 on 14 x 14 0.081 -> 0.062, 576 0.116 -> 0.087, 672 5x5 0.24 ->
+ * 0.15; but 192 3x3 on 28 x 28 0.100 -> 0.13, 144 3x3 stride 2 to 28 x 28 0.112 ->
+ * 0.202, 144 5x5 stride 2 to 28 x 28 0.185 -> 0.246, 240 5x5 on 28 x 28 0.210 -> 0.227. */
+static inline int qdw16_pays(int64_t ow) { return ow <= 14; }
 
 /* Output rows per band (0: one does not fit); the weights take ksz vectors at
  * the buffer's end. */

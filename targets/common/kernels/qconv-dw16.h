@@ -6,7 +6,7 @@
  * every partial sum of up to QDW16_TAPS of them (under 2^24) is exact in float, and the
  * sum is the int32 sum of the other paths. With the bias added as an integer it goes
  * through glow_q_saturate16 with the channel's multiplier as there: the same bytes.
- * It runs where dw16_pays (kernels/dw16.h) says, the float32 kernel's rule. */
+ * It runs where qdw16_pays (kernels/dw16.h) says. */
 
 #define QDW16_TAPS 256 /* 256 * 65025 < 2^24 */
 
@@ -35,10 +35,10 @@ static inline int qconv_dw16(uint8_t *const *t, const int64_t *p, int64_t part, 
   QCONV_PLANE_ARGS(t, p);
   int64_t ksz = k[1] * k[2];
   if (!glow_qdot_wide() || qa->w_layout || qa->Cg != 1 || Mg != 1 || in[0] != 1 || out[0] != 1 || k[0] != 1 ||
-      ksz > QDW16_TAPS || G < 16 || !dw16_pays(OW, ksz, sw))
+      ksz > QDW16_TAPS || G < 16 || !qdw16_pays(OW))
     return 0;
   dw_shape g = dw_shape_of(&qa->w);
-  (void)dw; /* QCONV_PLANE_ARGS's; g holds it */
+  (void)dw, (void)sw; /* QCONV_PLANE_ARGS's; g holds them */
   if (!g.band)
     return 0;
   const uint8_t *w = t[4];

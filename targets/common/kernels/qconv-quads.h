@@ -23,7 +23,7 @@
 #define QCONV4_PLANE (QCONV_BUF / 4) /* words of the band buffer */
 #define QCONV4_PLANE_PITCH 1024      /* words of a quad row, at most */
 #define QCONV4_PLANE_QUADS 64        /* weight words (rows x quads of taps), at most */
-#define QCONV4_PLANE_ROW 4096        /* bytes of a padded input row */
+#define QCONV4_PLANE_ROW 4096        /* bytes of padded input rows (at least one) */
 
 /* Words of one quad row: the output columns in whole vectors, and the last quad's offset. */
 static inline int64_t qconv4_plane_pitch(const int64_t *p) {
@@ -72,32 +72,48 @@ static inline void qconv4_plane_row(uint32_t *dst, const uint8_t *rb, int64_t pw
 }
 
 /* One band's output rows of channel ch: w4[kh * KQ + kq] the weights of taps
- * 4 kq .. 4 kq + 3 of row kh, ones[kq] their mask; sums of x' only with xsum. */
+ * 4 kq .. 4 kq + 3 of row kh, ones[kq] their mask; sums of x' only with xsum.
+ * Where registers are 64 bytes and 32 (glow_qdot_wide()), 4 runs of 16 columns at
+ * once: independent sums, and 64 outputs requantized together (glow_q_requant64);
+ * runs past the row repeat its last run (read, never stored). */
 static inline void qconv4_plane_out(uint8_t *y, const uint32_t *buf, const int32_t *w4, const int32_t *ones,
                                     int32_t corr, int32_t e, const glow_qf16 *mult, int32_t yz, int ysg, const int64_t *p,
                                     int64_t rows, int xsum) {
   const glow_abi_qconv *qa = QCONV_PAR(p);
   const int64_t *out = qa->w.out, *k = qa->w.k, *s = qa->w.s, *d = qa->w.d;
   int64_t OW = out[2], KH = k[1], KQ = (k[2] + 3) / 4, sh = s[1], sw = s[2], dh = d[1], dw = d[2];
-  int64_t pw = qconv4_plane_pitch(p);
+  int64_t pw = qconv4_plane_pitch(p), last = (OW - 1) / 16 * 16;
+  const int V = glow_qdot_wide() ? 4 : 1;
   for (int64_t r0 = 0; r0 < rows; r0++)
-    for (int64_t ow0 = 0; ow0 < OW; ow0 += 16) {
-      glow_qi16 acc = (glow_qi16){0}, xs = (glow_qi16){0};
-      for (int64_t kh = 0; kh < KH; kh++) {
-        const uint32_t *br = buf + (r0 * sh + kh * dh) * pw + ow0;
-        for (int64_t kq = 0; kq < KQ; kq++) {
-          const glow_q64 *xv = (const glow_q64 *)(br + 4 * kq * dw / sw);
-          glow_qdot(&acc, xv, w4[kh * KQ + kq]);
-          if (xsum)
-            glow_qdot(&xs, xv, ones[kq]);
-        }
+    for (int64_t ow0 = 0; ow0 < OW; ow0 += 16 * V) {
+      glow_qi16 acc[4], xs[4];
+      int64_t col[4];
+      for (int q = 0; q < V; q++) {
+        acc[q] = xs[q] = (glow_qi16){0};
+        col[q] = ow0 + 16 * q < last ? ow0 + 16 * q : last;
       }
-      glow_qi16 a = acc + corr + e * xs;
-      uint8_t v[16];
-      glow_q_saturate16(v, (const int32_t *)&a, (const float *)mult, yz, ysg);
-      int64_t nw = OW - ow0 < 16 ? OW - ow0 : 16;
+      for (int64_t kh = 0; kh < KH; kh++) {
+        const uint32_t *br = buf + (r0 * sh + kh * dh) * pw;
+        for (int64_t kq = 0; kq < KQ; kq++)
+          for (int q = 0; q < V; q++) {
+            const glow_q64 *xv = (const glow_q64 *)(br + col[q] + 4 * kq * dw / sw);
+            glow_qdot(&acc[q], xv, w4[kh * KQ + kq]);
+            if (xsum)
+              glow_qdot(&xs[q], xv, ones[kq]);
+          }
+      }
+      glow_qi16 a[4];
+      for (int q = 0; q < V; q++)
+        a[q] = acc[q] + corr + e * xs[q];
+      int64_t nw = OW - ow0 < 16 * V ? OW - ow0 : 16 * V;
+      uint8_t *yr = y + r0 * OW + ow0, v[64];
+      if (V == 4 && nw == 64 && glow_q_requant64(yr, yr + 32, a, mult, mult, yz, ysg))
+        continue;
+      if (V != 4 || !glow_q_requant64(v, v + 32, a, mult, mult, yz, ysg))
+        for (int q = 0; q < V; q++)
+          glow_q_saturate16(v + 16 * q, (const int32_t *)&a[q], (const float *)mult, yz, ysg);
       for (int64_t j = 0; j < nw; j++)
-        y[r0 * OW + ow0 + j] = v[j];
+        yr[j] = v[j];
     }
 }
 
@@ -116,15 +132,25 @@ static inline void qconv_plane4(uint8_t *const *t, const int64_t *p, int64_t R, 
     const uint8_t *xc = x + u * IH * IW;
     for (int64_t oh0 = 0; oh0 < OH; oh0 += R) {
       int64_t rows = OH - oh0 < R ? OH - oh0 : R;
-      for (int64_t lr = 0; lr < nrow; lr++) {
-        int64_t ih = oh0 * sh - pb[1] + lr;
-        if ((uint64_t)ih >= (uint64_t)IH) {
+      /* Padded rows a chunk at a time, then their quad rows: reading a row right after
+       * writing it made each unaligned load wait on the stores (a store-forwarding stall
+       * per 16 bytes; 40% of a 144-channel 56 x 56 layer's time). */
+      for (int64_t lr0 = 0, chunk = QCONV4_PLANE_ROW / rbn; lr0 < nrow; lr0 += chunk) {
+        int64_t lr1 = nrow - lr0 < chunk ? nrow : lr0 + chunk;
+        for (int64_t lr = lr0; lr < lr1; lr++) {
+          int64_t ih = oh0 * sh - pb[1] + lr;
+          if ((uint64_t)ih < (uint64_t)IH)
+            qconv_plane_pad_row(rb + (lr - lr0) * rbn, xc + ih * IW, IW, pb[2], rbn, (uint8_t)xz, xflip);
+        }
+        for (int64_t lr = lr0; lr < lr1; lr++) {
+          int64_t ih = oh0 * sh - pb[1] + lr;
+          if ((uint64_t)ih < (uint64_t)IH) {
+            qconv4_plane_row(buf + lr * pw, rb + (lr - lr0) * rbn, pw, sw, dw);
+            continue;
+          }
           for (int64_t j = 0; j < pw; j++)
             buf[lr * pw + j] = padw;
-          continue;
         }
-        qconv_plane_pad_row(rb, xc + ih * IW, IW, pb[2], rbn, (uint8_t)xz, xflip);
-        qconv4_plane_row(buf + lr * pw, rb, pw, sw, dw);
       }
       for (int64_t m = 0; m < Mg; m++) {
         int64_t ch = g * Mg + m;

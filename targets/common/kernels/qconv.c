@@ -336,11 +336,19 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
           qconv_tile_narrow(acc, xs, buf, wr, &geo, v0);
         else
           qconv_tile_narrow_xs(acc, xs, buf, wr, &geo, v0);
-        for (int r = 0; r < mr; r++)
-          for (int v = 0; v < pv; v++) {
-            glow_qi16 a = acc[r][v] + corr[r] - wzv[r] * xs[v];
-            glow_q_saturate16(stage[r] + (v0 + v) * 16, (const int32_t *)&a, (const float *)&mult[r], yz, ysg);
-          }
+        for (int r = 0; r < mr; r += 2) { /* two rows at once where the target packs them (qdot.h) */
+          glow_qi16 a[2][QCONV_PV_MAX];
+          for (int i = 0; i < 2; i++)
+            for (int v = 0; v < pv; v++)
+              a[i][v] = acc[r + i][v] + corr[r + i] - wzv[r + i] * xs[v];
+          if (pv == 2 && glow_q_requant64(stage[r] + v0 * 16, stage[r + 1] + v0 * 16, &a[0][0], &mult[r],
+                                          &mult[r + 1], yz, ysg))
+            continue;
+          for (int i = 0; i < 2; i++)
+            for (int v = 0; v < pv; v++)
+              glow_q_saturate16(stage[r + i] + (v0 + v) * 16, (const int32_t *)&a[i][v], (const float *)&mult[r + i],
+                                yz, ysg);
+        }
       }
       for (int r = 0; r < mn; r++)
         for (int64_t r0 = 0; r0 < rows; r0++) {
