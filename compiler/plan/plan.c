@@ -4,7 +4,8 @@
  * (largest first, lowest offset that overlaps no tensor live at the same time),
  * so buffers of tensors whose lifetimes do not intersect are shared. Views
  * (ops lowered to a plain copy of their input: Reshape, Flatten, Squeeze, ...)
- * share their input's buffer instead, and are dropped from the schedule. */
+ * share their input's buffer instead, and are dropped from the schedule; so are
+ * Concats whose inputs can be made in place (concat_in_place). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,61 @@ static int by_size_desc(const void *a, const void *b) {
   if (x->size != y->size)
     return x->size < y->size ? 1 : -1;
   return x->id - y->id; /* ties by id: deterministic */
+}
+
+/* Whether value `in` may become a run of another tensor's buffer: an activation made
+ * by a step (not a graph input, output or constant), not a view or run already, and
+ * no view's root. */
+static int may_be_run(const glow_graph *g, int in, const int *root, const int *first) {
+  if (in < 0 || g->vals[in].kind != GLOW_VAL_ACT || g->vals[in].is_output || root[in] != in || first[in] < 0)
+    return 0;
+  for (int v = 0; v < g->nvals; v++)
+    if (v != in && root[v] == in)
+      return 0;
+  return 1;
+}
+
+/* A Concat in place: where every dim before the axis is 1, each input is one
+ * contiguous run of the output, so the steps that make the inputs can write
+ * straight into it and the Concat (a copy of every byte) is dropped. Squeezenet's
+ * fire modules and googlenet's inception blocks each end in one. Every input must
+ * qualify (may_be_run), appear once, and start GLOW_ALIGN-aligned (kernels and code
+ * assume aligned tensors; so no input but the last has padding a kernel could
+ * write); the output must not be a graph output or a view. The output then lives
+ * from its first input's step to the last use of it or of any input.
+ * @return 1 if done (root, rel, first and last updated), else 0. */
+static int concat_in_place(const glow_graph *g, const glow_node *n, int *root, uint64_t *rel, int *first,
+                           int *last) {
+  int out = n->nout ? n->out[0] : -1;
+  if (n->op != GLOW_OP_CONCAT || out < 0 || g->vals[out].is_output || root[out] != out)
+    return 0;
+  const glow_value *y = &g->vals[out];
+  int axis = (int)glow_attr_int(n, "axis", 1);
+  axis = axis < 0 ? axis + y->rank : axis;
+  for (int d = 0; d < axis && d < y->rank; d++)
+    if (y->dims[d] != 1)
+      return 0;
+  uint64_t off = 0;
+  for (int k = 0; k < n->nin; k++) {
+    int in = n->in[k];
+    if (!may_be_run(g, in, root, first) || off % GLOW_ALIGN || g->vals[in].dt != y->dt)
+      return 0;
+    for (int j = 0; j < k; j++)
+      if (n->in[j] == in)
+        return 0;
+    off += glow_value_bytes(&g->vals[in]);
+  }
+  off = 0;
+  for (int k = 0; k < n->nin; k++) {
+    int in = n->in[k];
+    root[in] = out;
+    rel[in] = off;
+    off += glow_value_bytes(&g->vals[in]);
+    first[out] = first[in] < first[out] ? first[in] : first[out];
+    last[out] = last[in] > last[out] ? last[in] : last[out];
+    first[in] = last[in] = -1;
+  }
+  return 1;
 }
 
 int glow_plan_create(const glow_graph *g, glow_plan *p) {
@@ -58,6 +114,7 @@ int glow_plan_create(const glow_graph *g, glow_plan *p) {
   /* A view's output takes its input's buffer (its root's); the root then lives
    * until the last use of any view of it. Graph outputs keep their own buffer. */
   int *root = glow_xmalloc(sizeof(int) * (size_t)g->nvals), nkept = 0, nsteps = p->norder;
+  uint64_t *rel = glow_xcalloc((size_t)g->nvals, sizeof *rel); /* a run's offset in its root */
   for (int i = 0; i < g->nvals; i++)
     root[i] = i;
   for (int s = 0; s < p->norder; s++) {
@@ -66,11 +123,14 @@ int glow_plan_create(const glow_graph *g, glow_plan *p) {
     if (glow_op_get(n->op)->lower == glow_lower_copy && in >= 0 && out >= 0 && !g->vals[out].is_output &&
         glow_value_bytes(&g->vals[in]) == glow_value_bytes(&g->vals[out])) {
       root[out] = root[in];
+      rel[out] = rel[in];
       if (last[out] > last[root[in]])
         last[root[in]] = last[out];
       first[out] = last[out] = -1;
       continue;
     }
+    if (concat_in_place(g, n, root, rel, first, last))
+      continue;
     p->order[nkept++] = p->order[s];
   }
   p->norder = nkept;
@@ -139,9 +199,10 @@ int glow_plan_create(const glow_graph *g, glow_plan *p) {
   for (int i = 0; i < g->nvals; i++)
     if (root[i] != i) {
       p->area[i] = p->area[root[i]];
-      p->offset[i] = p->offset[root[i]];
+      p->offset[i] = p->offset[root[i]] + rel[i];
     }
   free(root);
+  free(rel);
   free(r);
   free(first);
   free(last);
