@@ -133,8 +133,8 @@ static inline void qconv_plane4(uint8_t *const *t, const int64_t *p, int64_t R, 
     for (int64_t oh0 = 0; oh0 < OH; oh0 += R) {
       int64_t rows = OH - oh0 < R ? OH - oh0 : R;
       /* Padded rows a chunk at a time, then their quad rows: reading a row right after
-       * writing it made each unaligned load wait on the stores (a store-forwarding stall
-       * per 16 bytes; 40% of a 144-channel 56 x 56 layer's time). */
+       * writing it made each unaligned load wait on the stores (store forwarding fails;
+       * 144 channels 3x3 on 56 x 56 took 0.336 ms, 0.266 this way). */
       for (int64_t lr0 = 0, chunk = QCONV4_PLANE_ROW / rbn; lr0 < nrow; lr0 += chunk) {
         int64_t lr1 = nrow - lr0 < chunk ? nrow : lr0 + chunk;
         for (int64_t lr = lr0; lr < lr1; lr++) {
