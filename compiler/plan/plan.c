@@ -33,14 +33,10 @@ static int by_size_desc(const void *a, const void *b) {
 
 /* Whether value `in` may become a run of another tensor's buffer: an activation made
  * by a step (not a graph input, output or constant), not a view or run already, and
- * no view's root. */
-static int may_be_run(const glow_graph *g, int in, const int *root, const int *first) {
-  if (in < 0 || g->vals[in].kind != GLOW_VAL_ACT || g->vals[in].is_output || root[in] != in || first[in] < 0)
-    return 0;
-  for (int v = 0; v < g->nvals; v++)
-    if (v != in && root[v] == in)
-      return 0;
-  return 1;
+ * no other value's root (rooted[in] 0). */
+static int may_be_run(const glow_graph *g, int in, const int *root, const char *rooted, const int *first) {
+  return in >= 0 && g->vals[in].kind == GLOW_VAL_ACT && !g->vals[in].is_output && root[in] == in && !rooted[in] &&
+         first[in] >= 0;
 }
 
 /* A Concat in place: where every dim before the axis is 1, each input is one
@@ -52,8 +48,8 @@ static int may_be_run(const glow_graph *g, int in, const int *root, const int *f
  * write); the output must not be a graph output or a view. The output then lives
  * from its first input's step to the last use of it or of any input.
  * @return 1 if done (root, rel, first and last updated), else 0. */
-static int concat_in_place(const glow_graph *g, const glow_node *n, int *root, uint64_t *rel, int *first,
-                           int *last) {
+static int concat_in_place(const glow_graph *g, const glow_node *n, int *root, char *rooted, uint64_t *rel,
+                           int *first, int *last) {
   int out = n->nout ? n->out[0] : -1;
   if (n->op != GLOW_OP_CONCAT || out < 0 || g->vals[out].is_output || root[out] != out)
     return 0;
@@ -66,7 +62,7 @@ static int concat_in_place(const glow_graph *g, const glow_node *n, int *root, u
   uint64_t off = 0;
   for (int k = 0; k < n->nin; k++) {
     int in = n->in[k];
-    if (!may_be_run(g, in, root, first) || off % GLOW_ALIGN || g->vals[in].dt != y->dt)
+    if (!may_be_run(g, in, root, rooted, first) || off % GLOW_ALIGN || g->vals[in].dt != y->dt)
       return 0;
     for (int j = 0; j < k; j++)
       if (n->in[j] == in)
@@ -74,6 +70,7 @@ static int concat_in_place(const glow_graph *g, const glow_node *n, int *root, u
     off += glow_value_bytes(&g->vals[in]);
   }
   off = 0;
+  rooted[out] = 1;
   for (int k = 0; k < n->nin; k++) {
     int in = n->in[k];
     root[in] = out;
@@ -115,6 +112,7 @@ int glow_plan_create(const glow_graph *g, glow_plan *p) {
    * until the last use of any view of it. Graph outputs keep their own buffer. */
   int *root = glow_xmalloc(sizeof(int) * (size_t)g->nvals), nkept = 0, nsteps = p->norder;
   uint64_t *rel = glow_xcalloc((size_t)g->nvals, sizeof *rel); /* a run's offset in its root */
+  char *rooted = glow_xcalloc((size_t)g->nvals, 1);            /* some other value's root */
   for (int i = 0; i < g->nvals; i++)
     root[i] = i;
   for (int s = 0; s < p->norder; s++) {
@@ -123,13 +121,14 @@ int glow_plan_create(const glow_graph *g, glow_plan *p) {
     if (glow_op_get(n->op)->lower == glow_lower_copy && in >= 0 && out >= 0 && !g->vals[out].is_output &&
         glow_value_bytes(&g->vals[in]) == glow_value_bytes(&g->vals[out])) {
       root[out] = root[in];
+      rooted[root[in]] = 1;
       rel[out] = rel[in];
       if (last[out] > last[root[in]])
         last[root[in]] = last[out];
       first[out] = last[out] = -1;
       continue;
     }
-    if (concat_in_place(g, n, root, rel, first, last))
+    if (concat_in_place(g, n, root, rooted, rel, first, last))
       continue;
     p->order[nkept++] = p->order[s];
   }
@@ -203,6 +202,7 @@ int glow_plan_create(const glow_graph *g, glow_plan *p) {
     }
   free(root);
   free(rel);
+  free(rooted);
   free(r);
   free(first);
   free(last);
