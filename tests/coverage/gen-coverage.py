@@ -435,6 +435,21 @@ def pool():
     add("maxpool_2d_f64", "MaxPool", [R([1, 2, 6, 6], F64)], attrs={"kernel_shape": [2, 2]}, opset=12)
     add("maxpool_2d_i8", "MaxPool", [R([1, 2, 6, 6], I8)], attrs={"kernel_shape": [2, 2]}, opset=12)
     add("maxpool_2d_u8", "MaxPool", [R([1, 2, 6, 6], U8)], attrs={"kernel_shape": [2, 2]}, opset=12)
+    # int8 planes through the padded stack buffer (kernels/pool.c, maxpool_planes): pads, dilations,
+    # ceil mode, rows shorter than a vector, both strides; and a plane too big for it (row loop)
+    qpools = [
+        ("ceil_dil_pads", [1, 2, 9, 8],
+         {"kernel_shape": [2, 3], "strides": [2, 2], "dilations": [2, 1], "pads": [1, 0, 0, 1], "ceil_mode": 1}),
+        ("same_lower", [1, 2, 7, 8], {"kernel_shape": [3, 2], "strides": [2, 3], "auto_pad": "SAME_LOWER"}),
+        ("s1_pads_28", [1, 3, 28, 28], {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}),
+        ("s2_ceil_27", [1, 2, 27, 27], {"kernel_shape": [3, 3], "strides": [2, 2], "ceil_mode": 1}),
+        ("s2_dil_ceil_wide", [1, 2, 7, 77],
+         {"kernel_shape": [3, 3], "strides": [2, 2], "dilations": [1, 2], "pads": [0, 1, 1, 0], "ceil_mode": 1}),
+        ("big_plane", [1, 1, 190, 190], {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}),
+    ]
+    for name, xs, attrs in qpools:
+        for suf, dt in (("u8", U8), ("i8", I8)):
+            add("maxpool_q_%s_%s" % (name, suf), "MaxPool", [R(xs, dt)], attrs=attrs, opset=12)
     for op in ["GlobalMaxPool", "GlobalAveragePool"]:
         for xs in ([2, 3, 7], [1, 2, 3, 4, 5]):
             add("%s_%dd" % (op.lower(), len(xs) - 2), op, [R(xs)], opset=1)
