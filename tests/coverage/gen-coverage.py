@@ -722,11 +722,16 @@ def quant():
         # The band path (qconv.c's qconv_rows) requantizes two rows of 32 at a time where the CPU
         # packs them (x86_64/qdot.h): 20 output channels (a last tile of 4), per-channel scales;
         # y_scale 0.002 saturates many outputs at both ends, 0.2 few
+        # A 1x1 conv with unit strides and no pads packs its band as one run across rows: rows of 14
+        # (no whole vector in a row) with 6 channels (a half-empty last quad), and 60 rows of 30 in
+        # several bands
         for name, xs, m, kk, attrs, ys in [("rows_1x1_sat", [1, 8, 6, 40], 20, 1, {}, 0.002),
-                                           ("rows_3x3", [1, 8, 6, 40], 20, 3, {"pads": [1, 1, 1, 1]}, 0.2)]:
+                                           ("rows_3x3", [1, 8, 6, 40], 20, 3, {"pads": [1, 1, 1, 1]}, 0.2),
+                                           ("rows_1x1_flat14", [1, 6, 9, 14], 20, 1, {}, 0.2),
+                                           ("rows_1x1_bands", [1, 12, 60, 30], 20, 1, {}, 0.2)]:
             wt = I8 if t == I8 else U8
             add("qlinearconv_%s_%s" % (name, SHORT[t]), "QLinearConv",
-                [R(xs, t, lo, hi), K(np.array(0.02, F32)), z(3), RK([m, 8, kk, kk], wt, lo, hi),
+                [R(xs, t, lo, hi), K(np.array(0.02, F32)), z(3), RK([m, xs[1], kk, kk], wt, lo, hi),
                  K(np.linspace(0.005, 0.02, m).astype(F32)), K(np.zeros(m, wt) if t == I8 else np.full(m, 120, wt)),
                  K(np.array(ys, F32)), z(5), RK([m], I32, -3000, 3000)], attrs=attrs, opset=10)
         # Depthwise, 16 channels to a vector (kernels/qconv-dw16.h): a last block of 4 channels and
