@@ -724,11 +724,15 @@ def quant():
         # y_scale 0.002 saturates many outputs at both ends, 0.2 few
         # A 1x1 conv with unit strides and no pads packs its band as one run across rows: rows of 14
         # (no whole vector in a row) with 6 channels (a half-empty last quad), and 60 rows of 30 in
-        # several bands
+        # several bands. Rows pack 16 columns at a time, their ends too where the reads stay in X:
+        # stride 2 on rows of 37, and rows of 14 (one vector, 2 lanes of padding)
         for name, xs, m, kk, attrs, ys in [("rows_1x1_sat", [1, 8, 6, 40], 20, 1, {}, 0.002),
                                            ("rows_3x3", [1, 8, 6, 40], 20, 3, {"pads": [1, 1, 1, 1]}, 0.2),
                                            ("rows_1x1_flat14", [1, 6, 9, 14], 20, 1, {}, 0.2),
-                                           ("rows_1x1_bands", [1, 12, 60, 30], 20, 1, {}, 0.2)]:
+                                           ("rows_1x1_bands", [1, 12, 60, 30], 20, 1, {}, 0.2),
+                                           ("rows_3x3_s2", [1, 8, 9, 37], 20, 3, {"pads": [1, 1, 1, 1],
+                                                                                "strides": [2, 2]}, 0.2),
+                                           ("rows_3x3_14", [1, 12, 14, 14], 20, 3, {"pads": [1, 1, 1, 1]}, 0.2)]:
             wt = I8 if t == I8 else U8
             add("qlinearconv_%s_%s" % (name, SHORT[t]), "QLinearConv",
                 [R(xs, t, lo, hi), K(np.array(0.02, F32)), z(3), RK([m, xs[1], kk, kk], wt, lo, hi),

@@ -186,19 +186,35 @@ static inline void qconv_quads(uint32_t *dst, const qconv_b16 *v) {
 
 /* One band row of 4 channels: dst[j] = the 4 channels' bytes at column j
  * (x[j * sw], flipped) for j in [j0, j1), padw elsewhere up to jn; rows that
- * are NULL (channels past C/G) give 0. Unit strides go 16 columns at a time. */
+ * are NULL (channels past C/G) give 0. Strides 1 and 2 go 16 columns at a time,
+ * a row's last few columns too where the 16 (or 32) bytes read stay before xend
+ * (the end of X): the vector's lanes past j1 are then padw'd, and those past jn
+ * land in the next row, slab or the buffer's 64 bytes of slack, all written after
+ * (rows of 14 and 7 had gone a column at a time). */
 static inline void qconv_pack_row(uint32_t *dst, const uint8_t *const *xr, int64_t j0, int64_t j1, int64_t jn,
-                                  int64_t sw, uint8_t flip, uint32_t padw) {
-  int64_t j = 0;
+                                  int64_t sw, uint8_t flip, uint32_t padw, const uint8_t *xend) {
+  int64_t j = 0, jv = j1 - 1; /* vectors start at j <= jv */
+  for (int cc = 0; cc < 4; cc++)
+    if (xr[cc] && (xend - xr[cc]) / sw - 16 < jv)
+      jv = (xend - xr[cc]) / sw - 16;
   for (; j < j0; j++)
     dst[j] = padw;
-  if (sw == 1)
-    for (; j + 16 <= j1; j += 16) {
+  if (sw == 1 || sw == 2)
+    for (; j <= jv; j += 16) {
       qconv_b16 v[4];
-      for (int cc = 0; cc < 4; cc++)
-        v[cc] = xr[cc] ? *(const qconv_b16 *)(xr[cc] + j) ^ flip : (qconv_b16){0};
+      for (int cc = 0; cc < 4; cc++) {
+        if (!xr[cc]) {
+          v[cc] = (qconv_b16){0};
+        } else if (sw == 1) {
+          v[cc] = *(const qconv_b16 *)(xr[cc] + j) ^ flip;
+        } else {
+          qconv_b32 a = *(const qconv_b32 *)(xr[cc] + 2 * j);
+          v[cc] = __builtin_shufflevector(a, a, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30) ^ flip;
+        }
+      }
       qconv_quads(dst + j, v);
     }
+  j = j < j1 ? j : j1; /* the last vector's lanes from j1 on are padw'd below */
   for (; j < j1; j++) {
     uint32_t v = 0;
     for (int cc = 0; cc < 4; cc++)
@@ -280,8 +296,9 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
   for (int64_t m = 0; t[6] && m < (wz_pc ? G * Mg : 1); m++)
     wzero &= ((const int8_t *)t[6])[m] == 0;
   int64_t kall = Cg * geo.ksz;
-  uint8_t buf[QCONV_BUF] __attribute__((aligned(64)));
+  uint8_t buf[QCONV_BUF + 64] __attribute__((aligned(64))); /* + qconv_pack_row's slack */
   uint8_t stage[QCONV_MR_MAX][QCONV_LANES];
+  const uint8_t *xend = x + N * G * Cg * IH * IW;
   int64_t nb = (OH + R - 1) / R, units = N * G * nb, mt = (Mg + mr - 1) / mr;
   /* A 1x1 conv with unit strides and no padding: a band's rows are contiguous in x and in
    * buf, so they pack as one run, 16 columns at a time across rows (rows of 14 or 7 had
@@ -302,7 +319,7 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
           xr[cc] = c < Cg ? x + ((n * G + g) * Cg + c) * IH * IW + oh0 * IW : 0;
           padw |= (uint32_t)(c < Cg ? (uint8_t)xz : 0) << 8 * cc;
         }
-        qconv_pack_row((uint32_t *)(buf + cq * geo.SL * 4), xr, 0, rows * geo.RW, geo.SL, 1, xflip, padw);
+        qconv_pack_row((uint32_t *)(buf + cq * geo.SL * 4), xr, 0, rows * geo.RW, geo.SL, 1, xflip, padw, xend);
       }
     else if (u != packed) /* the band's inputs */
       for (int64_t kh = 0; kh < geo.KH; kh++)
@@ -322,7 +339,7 @@ static inline void qconv_rows(uint8_t *const *t, const int64_t *p, int64_t R, in
               uint32_t padw = 0;
               for (int cc = 0; cc < 4; cc++)
                 padw |= (uint32_t)(cq * 4 + cc < Cg ? (uint8_t)xz : 0) << 8 * cc;
-              qconv_pack_row((uint32_t *)(dst + r * geo.RW * 4), xr, j0, j1, jn, geo.sw, xflip, padw);
+              qconv_pack_row((uint32_t *)(dst + r * geo.RW * 4), xr, j0, j1, jn, geo.sw, xflip, padw, xend);
             }
           }
     packed = u;
