@@ -400,14 +400,20 @@ static int areas_fit(LLVMTargetMachineRef tm, const glow_plan *p, const char *tr
  * (A/B on an AVX2 EPYC), while it made 30-35% of the compile time (resnet18
  * 6.6 -> 4.3 s) and the object a third larger. Process-wide, set once: the
  * C API has no per-pipeline switch for it (LLVMPassBuilderOptionsSetLoopUnrolling
- * would also stop the full unrolling the register tiles need). */
+ * would also stop the full unrolling the register tiles need).
+ * -scalarize-load-store: the scalarizer runs only in the NVPTX pipeline
+ * (optimize-halves.c), and there it also splits vector loads and stores, so that
+ * the NVPTX backend sees no `load <16 x i8>, align 1`: LLVM 19 lowers that to
+ * ld.v4.u32 whatever the alignment (CUDA_ERROR_MISALIGNED_ADDRESS on the GPU:
+ * QLinearConv's depthwise rows, qconv4_plane_row). Its load-store vectorizer then
+ * joins the element accesses again where their alignment is known. */
 static void llvm_options_once(void) {
   static int done;
   if (done)
     return;
   done = 1;
-  const char *argv[] = {"glowc", "-unroll-runtime=false"};
-  LLVMParseCommandLineOptions(2, argv, NULL);
+  const char *argv[] = {"glowc", "-unroll-runtime=false", "-scalarize-load-store"};
+  LLVMParseCommandLineOptions(3, argv, NULL);
 }
 
 int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_options *o, void **obj, size_t *obj_size) {

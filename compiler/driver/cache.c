@@ -265,9 +265,10 @@ int glow_cache_key(const glow_driver_options *d, char key[65]) {
    * on Intel's AVX-512 CPUs; 5: 1x1 convs on planes up to 14 x 14 by the conv kernel;
    * 6: x86-64's prefer-vector-width of 512; 7: depthwise convs 16 channels to a vector; 8: broadcast
    * steps split by their output's size; 9: every depthwise conv of 16 channels or more calls the
-   * dw16 kernel, which decides; 10: Concat inputs made in place), so that an older entry is never
+   * dw16 kernel, which decides; 10: Concat inputs made in place; 11: CUDA bundles' vector loads and
+   * stores split before the NVPTX backend, -scalarize-load-store), so that an older entry is never
    * handed out. */
-  field_str(&s, "bundle-format", "10");
+  field_str(&s, "bundle-format", "11");
   field_str(&s, "kernels", tgt->name);
   field(&s, "bitcode", tgt->bitcode, *tgt->bitcode_size);
   for (int i = 0; i < glow_noptions; i++) {
