@@ -7,6 +7,9 @@
 #
 #   tests/cuda/device-pack.sh <build dir> <out dir> nodes [sm_XX]
 #       the conformance must-pass list (tests/conformance/must-pass.txt): <out>/nodes/<test>/
+#   tests/cuda/device-pack.sh <build dir> <out dir> coverage [sm_XX]
+#       tests/coverage's must-pass cases (conformance.coverage-generate writes them):
+#       <out>/coverage/<case>/
 #   tests/cuda/device-pack.sh <build dir> <out dir> models <model>... [-- sm_XX]
 #       real models from <build>/tests/models/gen (models.generate makes them; GLOWC_MODELS_DIR
 #       names another folder): <out>/models/<m>/
@@ -40,14 +43,19 @@ pack() { # <suite> <name> <dest>: model.so, the weights and the case
 }
 
 case $kind in
-nodes)
+nodes | coverage)
   sm=${1:-$sm}
-  suite=$src/../shared/onnx-node-tests
-  harness --suite "$suite" --must-pass "$src/tests/conformance/must-pass.txt" --only-must-pass --require-all \
+  if [ "$kind" = nodes ]; then
+    suite=$src/../shared/onnx-node-tests list=$src/tests/conformance/must-pass.txt
+  else
+    suite=$build/tests/coverage/cases list=$src/tests/coverage/must-pass.txt
+    [ -d "$suite" ] || { echo "device-pack: no $suite: run ctest -R conformance.coverage-generate first" >&2; exit 1; }
+  fi
+  harness --suite "$suite" --must-pass "$list" --only-must-pass --require-all \
     >"$work.log" 2>&1 || { tail -20 "$work.log"; exit 1; }
   while read -r t; do
-    [ -n "$t" ] && [ "${t#\#}" = "$t" ] && pack "$suite" "$t" "$out/nodes/$t"
-  done <"$src/tests/conformance/must-pass.txt" ;;
+    [ -n "$t" ] && [ "${t#\#}" = "$t" ] && pack "$suite" "$t" "$out/$kind/$t"
+  done <"$list" ;;
 models)
   models_dir=${GLOWC_MODELS_DIR:-$build/tests/models/gen}
   models=()
@@ -59,7 +67,7 @@ models)
     pack "$models_dir" "$m" "$out/models/$m"
   done ;;
 *)
-  echo "device-pack: the kind is nodes or models, not '$kind'" >&2
+  echo "device-pack: the kind is nodes, coverage or models, not '$kind'" >&2
   exit 2 ;;
 esac
 cp "$build/tests/harness/run-bundle-dl" "$src/bench/cuda-reference.py" "$out/"
@@ -72,14 +80,15 @@ cat >"$out/run.sh" <<'RUN'
 cd "$(dirname "$0")"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
 status=0
-if [ -d nodes ]; then
+for k in nodes coverage; do
+  [ -d $k ] || continue
   # 32 tests a process, 8 processes at once: a test that faults the GPU spoils its
   # process's CUDA context, and so only the tests run after it there.
-  ls -d nodes/* | xargs -P 8 -n 32 ./run-bundle-dl >nodes.log 2>&1 || status=1
-  grep -E ': (error|wrong result)' nodes.log | head -40
-  awk '/^run-bundle-dl: [0-9]+ of [0-9]+ passed/ { p += $2; n += $4 }
-       END { print "nodes: " p " of " n " passed (nodes.log)" }' nodes.log
-fi
+  ls -d $k/* | xargs -P 8 -n 32 ./run-bundle-dl >$k.log 2>&1 || status=1
+  grep -E ': (error|wrong result)' $k.log | head -40
+  awk -v k=$k '/^run-bundle-dl: [0-9]+ of [0-9]+ passed/ { p += $2; n += $4 }
+       END { print k ": " p " of " n " passed (" k ".log)" }' $k.log
+done
 for m in models/*; do
   [ -d "$m" ] || continue
   echo "$m:"
