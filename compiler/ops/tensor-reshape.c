@@ -25,6 +25,9 @@ static int infer_reshape(glow_graph *g, glow_node *n) {
       infer = d;
     } else if (shape[d] < 0) {
       return glow_node_error(g, n, "invalid target shape entry %lld", (long long)shape[d]);
+    } else if (shape[d] && known > INT64_MAX / shape[d]) {
+      return glow_node_error(g, n, "the target shape's product overflows 64 bits at entry %d (%lld)", d,
+                             (long long)shape[d]);
     } else {
       known *= shape[d];
     }

@@ -141,6 +141,14 @@ save(helper.make_graph([helper.make_node("ConstantOfShape", ["shape"], ["c"], na
                        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [shape]),
      "huge-constant-of-shape.onnx")
 
+# A Reshape whose target shape's product overflows int64 (fuzz-import-caffe2 found it through
+# Caffe2's Reshape): refused naming the node before the product is taken.
+shape = helper.make_tensor("shape", TensorProto.INT64, [2], np.array([255, (1 << 57) - 1], dtype=np.int64))
+save(helper.make_graph([helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape_huge")], "reshape_overflow",
+                       [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+                       [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [shape]),
+     "reshape-overflow.onnx")
+
 # External data, pointing out of the model's folder: glowc reads no external data at all.
 ext = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[4], data_location=TensorProto.EXTERNAL)
 for k, v in (("location", "../../../../etc/passwd"), ("offset", "0"), ("length", "16")):

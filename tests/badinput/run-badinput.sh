@@ -43,6 +43,9 @@ huge-initializer) # claims 2^40 floats with 4 bytes behind them (make-hostile.py
 huge-constant-of-shape) # ConstantOfShape of 2^40 floats: over the 2^36-byte tensor limit
   args=(-model="$here/huge-constant-of-shape.onnx" -emit-bundle="$out")
   want="fill_huge \\(ConstantOfShape\\): error: output 'c' would be larger than 68719476736 bytes" ;;
+reshape-overflow) # Reshape to [255, 2^57 - 1]: the product of the target shape overflows int64 (make-hostile.py)
+  args=(-model="$here/reshape-overflow.onnx" -emit-bundle="$out")
+  want="reshape_huge \\(Reshape\\): error: the target shape's product overflows 64 bits at entry 1" ;;
 external-data) # an initializer whose bytes are "in" ../../../../etc/passwd (make-hostile.py)
   args=(-model="$here/external-data.onnx" -emit-bundle="$out")
   want="external-data.onnx: error: initializer 'w': data is stored in an external file, which glowc does not read" ;;
