@@ -3,8 +3,8 @@
 # running <exe> (no GPU here), checks the PTX in the bundle object beside it, section
 # .glow.ptx of model.o: present, NUL-terminated, one .entry per step, and accepted by
 # ptxas for <sm_XX>, with no generic access through a .local address
-# (ptx-local-generic.py: ptxas takes those, the GPU faults) and no pair of accesses that
-# cannot both be aligned (ptx-misaligned.py: likewise). Exit 0, or 3 with the reason (the harness's "error").
+# and no pair of accesses that cannot both be aligned (ptx-lint.py: ptxas takes both, the
+# GPU faults). Exit 0, or 3 with the reason (the harness's "error").
 #   ptx-check.sh <ptxas> <sm_XX> <exe> <weights> <case_dir> [driver args]
 set -u
 ptxas=$1 arch=$2 dir=$(dirname "$3")
@@ -27,13 +27,9 @@ if ! out=$("$ptxas" -arch="$arch" "$dir/model.ptx" -o "$dir/model.cubin" 2>&1); 
   echo "$out" | head -20
   exit 3
 fi
-if ! out=$(python3 "$(dirname "$0")/ptx-local-generic.py" "$dir/model.ptx"); then
-  echo "error: the PTX of $obj reads or writes .local memory through generic addresses (illegal on the GPU):"
-  echo "$out" | head -5
-  exit 3
-fi
-if ! out=$(python3 "$(dirname "$0")/ptx-misaligned.py" "$dir/model.ptx"); then
-  echo "error: the PTX of $obj has loads or stores that cannot all be aligned (misaligned address on the GPU):"
+if ! out=$(python3 "$(dirname "$0")/ptx-lint.py" "$dir/model.ptx"); then
+  echo "error: the PTX of $obj has accesses the GPU faults on (local-generic: a generic access through a .local"
+  echo "address; misaligned: loads or stores that cannot all be aligned):"
   echo "$out" | head -5
   exit 3
 fi

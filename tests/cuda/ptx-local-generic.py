@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Finds generic loads and stores through local-window addresses in PTX.
 
 In PTX, %SPL (mov.u64 %SPL, __local_depot<N>) is an address in the .local state
@@ -9,8 +8,7 @@ other memory: on the GPU it stops the kernel with CUDA_ERROR_ILLEGAL_ADDRESS (LL
 in registers, expanded through a stack temporary). ptxas accepts such PTX, so this
 check is what finds it without a GPU.
 
-  ptx-local-generic.py <file.ptx>...
-Exit 0 when none is found, 1 with each offending instruction (file, function, line).
+check(path): each offending instruction (file, function, line); run by ptx-lint.py.
 """
 import re
 import sys
@@ -49,17 +47,3 @@ def check(path):
             if any(r in local for r in REGS.findall(srcs)) and not re.match(r"cvta\.(?!to\.)", op):
                 local.add(dst)
     return bad
-
-
-def main(argv):
-    if len(argv) < 2:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    bad = [b for p in argv[1:] for b in check(p)]
-    for b in bad:
-        print(b)
-    return 1 if bad else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))

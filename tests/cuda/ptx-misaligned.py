@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Finds PTX loads and stores that cannot all be aligned.
 
 A PTX access of N bytes (ld.local.v4.u32: 16) must be at an address that is a
@@ -12,8 +11,7 @@ overlapping loads. Within one basic block, between writes of the base register,
 every pair of accesses through it is checked, so this finds that without a GPU
 and never flags PTX that could run (it may miss accesses whose base differs).
 
-  ptx-misaligned.py <file.ptx>...
-Exit 0 when none is found, 1 with each offending pair (file, function, lines).
+check(path): each offending pair (file, function, lines); run by ptx-lint.py.
 """
 import re
 import sys
@@ -74,17 +72,3 @@ def check(path):
                 for reg in r.split(","):
                     seen.pop(reg.strip(), None)
     return bad
-
-
-def main(argv):
-    if len(argv) < 2:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    bad = [b for p in argv[1:] for b in check(p)]
-    for b in bad:
-        print(b)
-    return 1 if bad else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
