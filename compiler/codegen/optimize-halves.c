@@ -27,7 +27,7 @@
  * registers through a stack temporary that it then reads with a generic ld of
  * its .local address (no cvta.local): CUDA_ERROR_ILLEGAL_ADDRESS on the GPU
  * (ConvTranspose's register tile did it). The scalarizer turns those into
- * selects first; a GPU thread is scalar anyway (tests/cuda/ptx-local-generic.py). */
+ * selects first; a GPU thread is scalar anyway (tests/cuda/ptx-lint.py). */
 #define PIPELINE_NVPTX PIPELINE ",function(scalarizer)"
 
 typedef struct {
