@@ -9,6 +9,7 @@
  * (Softmax, MEAN over other axes than H and W, and those the table sends to
  * tflite-qisland.c). */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,11 +22,12 @@ static int q8(glow_dtype dt) { return dt == GLOW_DT_I8 || dt == GLOW_DT_U8; }
 int glow_tfl_is_q(const glow_tfl_tensor *t) { return t && t->nq && (q8(t->dt) || t->dt == GLOW_DT_I16); }
 
 static void qrange(glow_dtype dt, int64_t *lo, int64_t *hi) {
-  *lo = dt == GLOW_DT_I16 ? -32768 : dt == GLOW_DT_I8 ? -128 : 0;
-  *hi = dt == GLOW_DT_I16 ? 32767 : dt == GLOW_DT_I8 ? 127 : 255;
+  *lo = dt == GLOW_DT_I32 ? INT32_MIN : dt == GLOW_DT_I16 ? -32768 : dt == GLOW_DT_I8 ? -128 : 0;
+  *hi = dt == GLOW_DT_I32 ? INT32_MAX : dt == GLOW_DT_I16 ? 32767 : dt == GLOW_DT_I8 ? 127 : 255;
 }
 
-/* A zero point as one element of dt; -1 after an error when it lies outside dt. */
+/* A zero point as one element of t's dtype at out (glow_dtype_size bytes); -1 after an
+ * error when it lies outside that dtype. */
 static int zero_bytes(glow_tfl *c, const glow_tfl_op *op, const glow_tfl_tensor *t, int64_t z, void *out) {
   int64_t lo, hi;
   qrange(t->dt, &lo, &hi);
@@ -46,7 +48,7 @@ int glow_tfl_qparams(glow_tfl *c, const glow_tfl_op *op, int ti, int *scale, int
     return glow_tfl_err(c, op, "tensor '%s' has %d scales (one per index of dimension %d); glowc takes one scale "
                         "for it", t->name, t->nq, t->qdim);
   if (t->qval[0] < 0) {
-    char z[2];
+    int64_t z[1];
     if (zero_bytes(c, op, t, t->zero[0], z))
       return -1;
     glow_strbuf b = {0};
@@ -235,14 +237,16 @@ int glow_tfl_uint8_to_int8(glow_tfl *c) {
 static int qlinear(glow_tfl *c, const glow_tfl_op *op, glow_op kind, int x, int ti, int axis, int y, const char *what) {
   glow_tfl_tensor *t = &c->t[ti];
   int in[3];
-  if (t->nq > 1) {
-    int64_t n = t->nq;
-    char *z = glow_xmalloc((size_t)n * 2);
+  if (t->nq > 1 || (t->dt == GLOW_DT_I32 && t->nq == 1)) {
+    /* per channel, or an int32 tensor (which glow_tfl_qparams, made for int8 operators, refuses) */
+    int64_t n = t->nq, size = (int64_t)glow_dtype_size(t->dt);
+    char *z = glow_xmalloc((size_t)(n * size));
     int rc = 0;
     for (int64_t i = 0; i < n && !rc; i++)
-      rc = zero_bytes(c, op, t, t->zero[i], z + i * (int64_t)glow_dtype_size(t->dt));
-    in[1] = rc ? -1 : glow_tfl_const(c, op, "scale", GLOW_DT_F32, 1, &n, t->scale);
-    in[2] = rc ? -1 : glow_tfl_const(c, op, "zero_point", t->dt, 1, &n, z);
+      rc = zero_bytes(c, op, t, t->zero[i], z + i * size);
+    int rank = t->nq > 1;
+    in[1] = rc ? -1 : glow_tfl_const(c, op, "scale", GLOW_DT_F32, rank, &n, t->scale);
+    in[2] = rc ? -1 : glow_tfl_const(c, op, "zero_point", t->dt, rank, &n, z);
     free(z);
     if (rc)
       return -1;

@@ -358,6 +358,10 @@ def cast():
 def quantize():
     r = rng("quantize")
     u8 = lambda: In(r.integers(0, 256, (2, 6)).astype(np.uint8), q=(0.1, 128))
+    pc_scale, pc_zero = np.array([0.05, 0.2, 0.01], np.float32), np.array([3, -9, 0])
+    i32 = r.integers(-300000, 300000, (2, 6)).astype(np.int32)
+    pc_scale6 = np.array([0.001, 0.002, 0.0005, 0.01, 0.003, 0.0001], np.float32)
+    pc_zero6 = np.array([0, 5, 100, 7, 0, 255])  # within uint8: glowc once wrote these past a 2-byte-per-value buffer
     return [
         op_case("quantize.quantize_int8", "QUANTIZE", [In(normal(r, 1, 4, 4, 3))],
                 Out((1, 4, 4, 3), np.int8, (0.02, -3))),
@@ -365,6 +369,17 @@ def quantize():
                 [In(r.integers(-128, 128, (1, 4, 4, 3)).astype(np.int8), q=(0.05, 7))], Out((1, 4, 4, 3))),
         op_case("quantize.dequantize_uint8", "DEQUANTIZE", [u8()], Out((2, 6))),
         op_case("quantize.dequantize_uint8_kept", "DEQUANTIZE", [u8()], Out((2, 6)), keep_uint8=True),
+        op_case("quantize.dequantize_int8_per_channel", "DEQUANTIZE",
+                [In(r.integers(-128, 128, (1, 2, 2, 3)).astype(np.int8), q=(pc_scale, pc_zero, 3))],
+                Out((1, 2, 2, 3)), numpy=lambda x: (x.astype(np.float32) - pc_zero) * pc_scale,
+                armnn_lacks="per-axis DEQUANTIZE on CpuRef"),
+        # TFLite's kernel takes no int32; glowc does (ONNX's DequantizeLinear does), so numpy checks it
+        op_case("quantize.dequantize_int32", "DEQUANTIZE", [In(i32, q=(0.001, -70000))], Out((2, 6)),
+                numpy=lambda x: ((x.astype(np.float64) + 70000) * 0.001).astype(np.float32),
+                armnn_lacks="int32 DEQUANTIZE"),
+        op_case("quantize.dequantize_int32_per_channel", "DEQUANTIZE", [In(i32, q=(pc_scale6, pc_zero6, 1))],
+                Out((2, 6)), numpy=lambda x: ((x.astype(np.float64) - pc_zero6) * pc_scale6).astype(np.float32),
+                armnn_lacks="int32 DEQUANTIZE"),
     ]
 
 
