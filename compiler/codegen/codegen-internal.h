@@ -24,6 +24,14 @@ int glow_target_probe_run(LLVMTargetMachineRef tm, const char *triple, const glo
 int glow_codegen_emit(LLVMTargetMachineRef tm, LLVMModuleRef m, LLVMCodeGenFileType type, const char *triple,
                       void **out, size_t *size);
 
+/* codegen/kernel-library.c: the target's kernel bitcode as a module whose function bodies
+ * are read on demand; -1 after reporting that it is unreadable. */
+int glow_kernels_read(LLVMContextRef ctx, const glow_target *tgt, LLVMModuleRef *m);
+/* codegen/kernel-library.c: reads the body of every kernel the module's code uses (and
+ * of those they use), and deletes the kernels never read. Before anything looks at
+ * the kernels' bodies (verifier, passes, bitcode). */
+void glow_kernels_read_used(LLVMModuleRef m);
+
 /* codegen/optimize-halves.c: LLVM's O3 over the module, its steps (functions named
  * <prefix><i>.<op>) split into two halves optimized on two threads, each with its own
  * target machine (tm[1] NULL: all on this thread); *m is replaced by the result. */

@@ -444,13 +444,9 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   glow_cg c;
   memset(&c, 0, sizeof c);
   c.ctx = LLVMContextCreate();
-  LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange((const char *)tgt->bitcode, *tgt->bitcode_size,
-                                                                 "kernels", 0);
   int rc = -1;
-  if (LLVMParseBitcodeInContext2(c.ctx, mb, &c.m)) {
-    glow_error(NULL, "the %s kernel bitcode embedded in this toolchain is unreadable (rebuild glowc)", tgt->name);
+  if (glow_kernels_read(c.ctx, tgt, &c.m))
     goto done;
-  }
   const char *net = o->network_name;
   LLVMSetModuleIdentifier(c.m, net, strlen(net));
   LLVMSetSourceFileName(c.m, net, strlen(net));
@@ -482,6 +478,7 @@ int glow_codegen(const glow_graph *g, const glow_plan *p, const glow_bundle_opti
   if (o->dynamic_api && !c.gpu)
     glow_emit_config(c.m, g, p, net);
 
+  glow_kernels_read_used(c.m);
   glow_dbg_finish(c.dbg);
   c.dbg = NULL;
   char *msg = NULL;
@@ -524,7 +521,6 @@ done:
   glow_instr_free(c.ins);
   if (c.m)
     LLVMDisposeModule(c.m);
-  LLVMDisposeMemoryBuffer(mb);
   LLVMContextDispose(c.ctx);
   free(c.gsteps);
   LLVMDisposeTargetMachine(tm);
