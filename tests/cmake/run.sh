@@ -161,10 +161,14 @@ subdir)
   check "$work/subdir/classify-zst" "$work/subdir/digits_zst.bundle/digits.weights.zst"
   check_cuda "$work/subdir/classify-cuda" "$work/subdir/digits_cuda.bundle/digits.weights.bin" ;;
 incremental)
-  tree=$work/incremental
+  # A prefix of its own: the compiler update below (a touch) must not reach the tests that
+  # share $prefix while this one runs (profile-incremental counts its recompiles).
+  tree=$work/incremental own=$work/incremental-prefix
   mkdir -p "$work"
+  rm -rf "$own"
+  cp -a "$prefix" "$own"
   cp "$digits/digits.onnx" "$work/second.onnx"
-  configure "$tree" -DCMAKE_PREFIX_PATH="$prefix" -DSECOND_MODEL="$work/second.onnx"
+  configure "$tree" -DCMAKE_PREFIX_PATH="$own" -DSECOND_MODEL="$work/second.onnx"
   all=$(cmake --build "$tree" | grep -c 'into bundle' || true) # every bundle of the project
   # An edit that keeps the model valid ONNX: append ModelProto.doc_string (field 6,
   # length-delimited, tag 0x32) = "edited"; protobuf takes the last value.
@@ -179,7 +183,7 @@ incremental)
   grep -q 'no work to do' <<<"$out" || { echo "a no-op build did work:"; echo "$out"; exit 1; }
   # A new compiler recompiles every bundle.
   sleep 1
-  touch "$prefix/bin/model-compiler"
+  touch "$own/bin/model-compiler"
   n=$(cmake --build "$tree" | grep -c 'into bundle' || true)
   [ "$n" = "$all" ] && [ "$n" -ge 2 ] ||
     { echo "expected all $all bundles recompiled after a compiler update, got $n"; exit 1; }
