@@ -453,15 +453,6 @@ int glow_pass_winograd(glow_graph *g, const glow_pass_options *o);
 /* ops/nn-conv.c: for a float32 Conv that ConvWinograd can run, its blocks of 16 output channels
  * per panel (as glow_conv_panel_blocks) and its pads (top, left, bottom, right); 0 if it cannot */
 int glow_conv_winograd_fit(const glow_graph *g, const glow_node *n, int max_blocks, int64_t pads[4]);
-/* passes/expand-dw.c: a float32 1x1 Conv and the depthwise Conv that alone reads its
- * output, on planes where that output outgrows a core's L2, as one ExpandDepthwise
- * node (compiling only, where o->conv_winograd: the CPU targets with room on the
- * stack for the big kernels' buffers) */
-int glow_pass_expand_dw(glow_graph *g, const glow_pass_options *o);
-/* ops/nn-conv.c: whether Conv e (1x1, lowered as a matrix product, one image, one
- * group, no residual) and Conv d (depthwise, reading e's output, on the plane kernel or
- * the 16-channel form) can run as ExpandDepthwise. */
-int glow_conv_expand_dw_fit(const glow_graph *g, const glow_node *e, const glow_node *d);
 /* ops/nn-conv-winograd.c: U = G g G^T of M x C 3x3 filters w, per block of 16 * nb output
  * channels U[block][xi][c][16 * nb] (36 * M * C floats) */
 void glow_winograd_weights(const float *w, int64_t M, int64_t C, int64_t nb, float *u);

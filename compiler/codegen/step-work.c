@@ -16,9 +16,6 @@ int64_t glow_step_work(const glow_graph *g, const glow_node *n) {
     const glow_value *w = &g->vals[n->in[wi]];
     return w->rank > 0 && w->dims[0] > 0 ? out * (glow_value_numel(w) / w->dims[0]) : out;
   }
-  if (n->op == GLOW_OP_CONV_EXPAND_DW && n->nin > 3 && n->nout > 1) /* T's outputs times C, Y's times the taps */
-    return numel(g, n->out[1]) * g->vals[n->in[0]].dims[1] + out * (glow_value_numel(&g->vals[n->in[3]]) /
-                                                                    g->vals[n->in[3]].dims[0]);
   if (n->op == GLOW_OP_CONV_WINOGRAD && n->nin > 1) /* U: M x C x 6 x 6; the direct conv's 9 C products */
     return out * 9 * g->vals[n->in[1]].dims[1];
   if (n->op == GLOW_OP_GEMM || n->op == GLOW_OP_MAT_MUL || n->op == GLOW_OP_QLINEAR_MAT_MUL ||

@@ -266,8 +266,9 @@ int glow_cache_key(const glow_driver_options *d, char key[65]) {
    * 6: x86-64's prefer-vector-width of 512; 7: depthwise convs 16 channels to a vector; 8: broadcast
    * steps split by their output's size; 9: every depthwise conv of 16 channels or more calls the
    * dw16 kernel, which decides; 10: Concat inputs made in place; 11: CUDA bundles' vector loads and
-   * stores split before the NVPTX backend, -scalarize-load-store; 12: ExpandDepthwise steps,
-   * passes/expand-dw.c), so that an older entry is never handed out. */
+   * stores split before the NVPTX backend, -scalarize-load-store; 12: the kernel library read lazily,
+   * which changed how many clang idents some objects' .comment repeats), so that an older entry is
+   * never handed out. */
   field_str(&s, "bundle-format", "12");
   field_str(&s, "kernels", tgt->name);
   field(&s, "bitcode", tgt->bitcode, *tgt->bitcode_size);

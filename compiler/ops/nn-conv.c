@@ -293,19 +293,6 @@ int glow_conv_winograd_fit(const glow_graph *g, const glow_node *n, int max_bloc
   return max_blocks >= 4 && c.M % 64 == 0 ? 4 : max_blocks >= 2 && c.M % 32 == 0 ? 2 : 1;
 }
 
-int glow_conv_expand_dw_fit(const glow_graph *g, const glow_node *e, const glow_node *d) {
-  conv_shape ce, cd;
-  if (e->op != GLOW_OP_CONV || d->op != GLOW_OP_CONV || e->nin > 3 || d->nin < 2 || d->in[0] != e->out[0] ||
-      glow_attr_find(e, "glow.w_panel") || glow_attr_find(d, "glow.w_panel") || glow_in(g, e, 0)->dt != GLOW_DT_F32 ||
-      glow_in(g, d, 0)->dt != GLOW_DT_F32 || conv_get(g, e, 0, &ce) || conv_get(g, d, 0, &cd))
-    return 0;
-  if (ce.N != 1 || ce.G != 1 || ce.w.nsp != 2 || !pointwise_as_matmul(g, e, &ce))
-    return 0;
-  const char *kind = conv_kind(g, d, &cd);
-  return cd.N == 1 && cd.w.nsp == 2 && cd.Cg == 1 && cd.Mg == 1 && cd.G == ce.M &&
-         (!strcmp(kind, "plane_") || !strcmp(kind, "dw16_"));
-}
-
 static int lower_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   conv_shape c;
   if (conv_get(g, n, 0, &c))

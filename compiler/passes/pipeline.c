@@ -38,8 +38,6 @@ const glow_pass_info glow_passes[] = {
      "float32 3x3 convs on planes of 14 x 14 or more run by Winograd F(4x4, 3x3)"},
     {"pack-conv-weights", GLOW_PASS_CODEGEN, 0, glow_pass_pack_conv_weights,
      "constant float32 Conv weights in the conv kernel's panels"},
-    {"expand-dw", GLOW_PASS_CODEGEN, 0, glow_pass_expand_dw,
-     "float32 1x1 convs and the depthwise convs that alone read them run in bands of rows"},
     {"dead-nodes", GLOW_PASS_CODEGEN, 0, glow_pass_dead_nodes, "nodes left unused by the fusions removed"},
 };
 const int glow_npasses = sizeof glow_passes / sizeof glow_passes[0];

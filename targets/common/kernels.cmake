@@ -23,7 +23,6 @@ set(GLOWC_KERNEL_SOURCES
   kernels/einsum.c
   kernels/conv.c
   kernels/conv-dw.c
-  kernels/conv-expand-dw.c
   kernels/conv-transpose.c
   kernels/conv-winograd.c
   kernels/norm.c

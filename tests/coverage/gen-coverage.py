@@ -828,44 +828,6 @@ def fused():
               {"x": R([1, 3, 5, 5]), "w": RK([8, 3, 3, 3])})
 
 
-
-def expand_dw():
-    """A 1x1 conv and the depthwise conv that alone reads its output, where that output is
-    past 96K floats: one ExpandDepthwise node (compiler/passes/expand-dw.c), both run in
-    bands of rows (kernels/conv-expand-dw.c), the depthwise conv on the plane kernel or, 16
-    channels to a vector, kernels/conv-dw.c. Strides, 5x5 taps, dilations, asymmetric pads,
-    each conv's epilogue, a 1x1 conv without bias, channels that are not whole blocks of 16,
-    a residual on the depthwise conv; the band computing rows no output reads (stride 2 on
-    an even plane, no pads). Small weights keep sums of many products in tolerance."""
-    relu6 = lambda src, out: [("Clip", [src, "lo", "hi"], out, {})]
-    swish = lambda src, out: [("Sigmoid", [src], out + "_s", {}), ("Mul", [src, out + "_s"], out, {})]
-    none = None
-    cases = {  # x, 1x1 output channels, depthwise attrs and taps, 1x1 activation, dw activation
-        "s2_relu6": ([1, 8, 64, 60], 40, {"strides": [2, 2], "pads": [1, 1, 1, 1]}, 3, relu6, relu6),
-        "s2_nopad": ([1, 8, 64, 60], 40, {"strides": [2, 2]}, 3, relu6, none),
-        "5x5_swish": ([1, 6, 70, 66], 24, {"pads": [2, 2, 2, 2]}, 5, swish, swish),
-        "dw16_5x5": ([1, 16, 28, 28], 136, {"pads": [2, 2, 2, 2]}, 5, relu6, relu6),
-        "dil_asym": ([1, 8, 50, 70], 32, {"dilations": [2, 2], "strides": [2, 1], "pads": [2, 1, 1, 2]}, 3,
-                     none, swish),
-    }
-    for name, (xs, m, attrs, k, act1, act2) in cases.items():
-        inputs = {"x": R(xs), "w1": RK([m, xs[1], 1, 1], lo=-0.3, hi=0.3), "w2": RK([m, 1, k, k], lo=-0.3, hi=0.3),
-                  "b2": RK([m]), "lo": K(np.array(0.0, np.float32)), "hi": K(np.array(6.0, np.float32))}
-        ins1 = ["x", "w1"]
-        if name != "dil_asym":
-            inputs["b1"] = RK([m])
-            ins1.append("b1")
-        nodes = [("Conv", ins1, "c1" if act1 else "t", {})] + (act1("c1", "t") if act1 else []) + \
-            [("Conv", ["t", "w2", "b2"], "c2" if act2 else "y", dict(attrs, group=m))] + (act2("c2", "y") if act2 else [])
-        add_chain("expand_dw_" + name, nodes, inputs, opset=14)
-    # the depthwise conv's residual (passes/fuse-epilogue.c: input 3 of the conv)
-    add_chain("expand_dw_residual", [("Conv", ["x", "w1", "b1"], "t", {}),
-                                     ("Conv", ["t", "w2", "b2"], "c", {"group": 48, "pads": [1, 1, 1, 1]}),
-                                     ("Add", ["c", "r"], "y", {})],
-              {"x": R([1, 4, 48, 50]), "w1": RK([48, 4, 1, 1]), "b1": RK([48]), "w2": RK([48, 1, 3, 3]),
-               "b2": RK([48]), "r": R([1, 48, 48, 50])}, opset=14)
-
-
 def lookup():
     """Quantized activations that the compiler folds into a 256-byte table (quant/fold-lookup.c,
     IntLookupTable): Q -> DQ -> activation -> Q -> DQ, inputs spanning every byte, 64 bytes at a time
@@ -881,8 +843,7 @@ def lookup():
                        "so": K(np.array(1.0 / 128, F32)), "zo": K(np.array(zp, t))}, opset=13)
 
 
-FAMILIES = [elementwise, unary, cast, reductions, conv, pool, norms, matmul, tensor, resize, quant, fused, expand_dw,
-            lookup]
+FAMILIES = [elementwise, unary, cast, reductions, conv, pool, norms, matmul, tensor, resize, quant, fused, lookup]
 
 
 def main():

@@ -30,30 +30,25 @@ void glow_k_conv_plane_f32_part(uint8_t *const *t, const int64_t *p, int64_t par
 #define DW_F32S(p, xz, xsg) (*(p))
 DW_FILL(dw_fill, float, DW_F32V, DW_F32S)
 
-/* Whether the 16-channel form takes the conv (else the plane kernel does). */
-int glow_dw16_f32_ok(const int64_t *p) {
-  const glow_abi_conv *cp = (const glow_abi_conv *)p;
-  const int64_t *in = cp->w.in, *k = cp->w.k;
-  dw_shape s = dw_shape_of(&cp->w);
-  return glow_qdot_wide() && s.band && in[0] == 1 && k[0] == 1 && cp->Cg == 1 && cp->Mg == 1 && cp->G >= 16 &&
-         dw16_pays(s.OW, k[1] * k[2], s.sw);
-}
-
-/* The (image, block of 16 channels) pairs [ulo, uhi), output rows [oh_lo, oh_hi) of each
- * (kernels/conv-expand-dw.c takes bands of rows); where glow_dw16_f32_ok holds. */
-void glow_dw16_f32_range(uint8_t *const *t, const int64_t *p, int64_t ulo, int64_t uhi, int64_t oh_lo, int64_t oh_hi) {
+/* Part `part` of `nparts`: a range of the (image, block of 16 channels) pairs. */
+GLOW_KERNEL_PART(conv_dw16_f32) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
   const glow_abi_conv *cp = (const glow_abi_conv *)p;
   const int64_t *in = cp->w.in, *out = cp->w.out, *k = cp->w.k;
   int64_t N = cp->N, G = cp->G, ksz = k[1] * k[2], isz = in[1] * in[2], osz = out[1] * out[2];
   dw_shape s = dw_shape_of(&cp->w);
+  if (!glow_qdot_wide() || !s.band || in[0] != 1 || k[0] != 1 || cp->Cg != 1 || cp->Mg != 1 || G < 16 ||
+      !dw16_pays(s.OW, ksz, s.sw)) {
+    glow_k_conv_plane_f32_part(t, p, part, nparts);
+    return;
+  }
   glow_epi e = glow_epi_get(&cp->epi);
   float buf[DW_BUF] __attribute__((aligned(64))), ob[DW_OUT] __attribute__((aligned(64)));
   glow_nn_v16 *wt = (glow_nn_v16 *)(buf + DW_BUF - ksz * 16);
   const float *xend = x + N * G * isz;
-  int64_t nblk = (G + 15) / 16;
-  for (int64_t u = ulo; u < uhi; u++) {
+  int64_t nblk = (G + 15) / 16, units = N * nblk;
+  for (int64_t u = units * part / nparts; u < units * (part + 1) / nparts; u++) {
     int64_t n = u / nblk, c0 = u % nblk * 16, mb = G - c0 < 16 ? G - c0 : 16;
     glow_nn_v16 bias = {0};
     for (int j = 0; j < mb; j++)
@@ -63,8 +58,8 @@ void glow_dw16_f32_range(uint8_t *const *t, const int64_t *p, int64_t ulo, int64
         wt[tap][j] = j < mb ? w[(c0 + j) * ksz + tap] : 0.0f;
     const float *xc = x + (n * G + c0) * isz;
     float *yc = y + (n * G + c0) * osz;
-    for (int64_t oh0 = oh_lo; oh0 < oh_hi; oh0 += s.band) {
-      int64_t oh1 = oh0 + s.band < oh_hi ? oh0 + s.band : oh_hi, nr = (oh1 - oh0 - 1) * s.sh + (s.KH - 1) * s.dh + 1;
+    for (int64_t oh0 = 0; oh0 < s.OH; oh0 += s.band) {
+      int64_t oh1 = oh0 + s.band < s.OH ? oh0 + s.band : s.OH, nr = (oh1 - oh0 - 1) * s.sh + (s.KH - 1) * s.dh + 1;
       dw_fill(buf, &s, xc, isz, xend, mb, oh0 * s.sh - s.ph, nr, 0, 0);
       for (int64_t r = 0; r < oh1 - oh0; r++)
         for (int64_t ow0 = 0; ow0 < s.OW; ow0 += DW_PT)
@@ -84,17 +79,6 @@ void glow_dw16_f32_range(uint8_t *const *t, const int64_t *p, int64_t ulo, int64
           glow_epi_row(e, yb + j * osz, res ? res + (yb - y) + j * osz : 0, np);
     }
   }
-}
-
-/* Part `part` of `nparts`: a range of the (image, block of 16 channels) pairs. */
-GLOW_KERNEL_PART(conv_dw16_f32) {
-  const glow_abi_conv *cp = (const glow_abi_conv *)p;
-  if (!glow_dw16_f32_ok(p)) {
-    glow_k_conv_plane_f32_part(t, p, part, nparts);
-    return;
-  }
-  int64_t units = cp->N * ((cp->G + 15) / 16);
-  glow_dw16_f32_range(t, p, units * part / nparts, units * (part + 1) / nparts, 0, cp->w.out[1]);
 }
 
 GLOW_KERNEL(conv_dw16_f32) { glow_k_conv_dw16_f32_part(t, p, 0, 1); }

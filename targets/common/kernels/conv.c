@@ -582,33 +582,26 @@ static inline __attribute__((always_inline)) void plane_band(const plane_args *a
   }
 }
 
-/* The plane kernel's band of output rows (0: one row does not fit its buffer). */
-int64_t glow_conv_plane_band(const int64_t *p) {
-  const glow_abi_conv *cp = CONV_PAR(p);
-  WIN_PARAMS(&cp->w);
-  int64_t sh = s[1], sw = s[2], dh = d[1], dw = d[2], KH = k[1], KW = k[2];
-  int64_t pw = out[2] + (KW - 1) * dw / sw + 16, rs = sw * pw, span = (KH - 1) * dh + 1;
-  (void)in, (void)pb, (void)isz, (void)osz, (void)ksz;
-  return glow_nn_band_rows(CONV_PLANE, rs, span, sh, out[1]);
-}
-
-/* The (image, group) pairs [ulo, uhi), output rows [oh_lo, oh_hi) of each (kernels/
- * conv-expand-dw.c takes bands of rows); where glow_conv_plane_band is not 0. */
-void glow_conv_plane_f32_range(uint8_t *const *t, const int64_t *p, int64_t ulo, int64_t uhi, int64_t oh_lo,
-                               int64_t oh_hi) {
+/* Part `part` of `nparts`: a range of the (image, group) pairs. */
+GLOW_KERNEL_PART(conv_plane_f32) {
   float *y = (float *)t[0];
   const float *x = (const float *)t[1], *w = (const float *)t[2], *b = (const float *)t[3], *res = (const float *)t[4];
   const glow_abi_conv *cp = CONV_PAR(p);
-  int64_t G = cp->G, Cg = cp->Cg, Mg = cp->Mg;
+  int64_t N = cp->N, G = cp->G, Cg = cp->Cg, Mg = cp->Mg;
   WIN_PARAMS(&cp->w);
   glow_epi e = glow_epi_get(&cp->epi);
   int64_t sh = s[1], sw = s[2], dh = d[1], dw = d[2], KH = k[1], KW = k[2];
   int64_t pw = out[2] + (KW - 1) * dw / sw + 16, rs = sw * pw, span = (KH - 1) * dh + 1;
   int64_t band = glow_nn_band_rows(CONV_PLANE, rs, span, sh, out[1]);
+  if (!band) { /* as in conv_fast_f32 */
+    if (part == 0)
+      glow_k_conv_f32(t, p);
+    return;
+  }
   float buf[CONV_PLANE];
-  for (int64_t u = ulo; u < uhi; u++)
-    for (int64_t n = u / G, g = u % G, oh0 = oh_lo; oh0 < oh_hi; oh0 += band) {
-      int64_t oh1 = oh0 + band < oh_hi ? oh0 + band : oh_hi, r0 = oh0 * sh;
+  for (int64_t u = N * G * part / nparts; u < N * G * (part + 1) / nparts; u++)
+    for (int64_t n = u / G, g = u % G, oh0 = 0; oh0 < out[1]; oh0 += band) {
+      int64_t oh1 = oh0 + band < out[1] ? oh0 + band : out[1], r0 = oh0 * sh;
       for (int64_t c = 0; c < Cg; c++) {
         conv_plane_rows(buf, x + ((n * G + g) * Cg + c) * isz, r0, (oh1 - 1) * sh + span, sw, pw, in, pb);
         for (int64_t m = 0; m < Mg; m++) {
@@ -624,18 +617,6 @@ void glow_conv_plane_f32_range(uint8_t *const *t, const int64_t *p, int64_t ulo,
         }
       }
     }
-}
-
-/* Part `part` of `nparts`: a range of the (image, group) pairs. */
-GLOW_KERNEL_PART(conv_plane_f32) {
-  const glow_abi_conv *cp = CONV_PAR(p);
-  int64_t units = cp->N * cp->G;
-  if (!glow_conv_plane_band(p)) { /* as in conv_fast_f32 */
-    if (part == 0)
-      glow_k_conv_f32(t, p);
-    return;
-  }
-  glow_conv_plane_f32_range(t, p, units * part / nparts, units * (part + 1) / nparts, 0, cp->w.out[1]);
 }
 
 GLOW_KERNEL(conv_plane_f32) { glow_k_conv_plane_f32_part(t, p, 0, 1); }

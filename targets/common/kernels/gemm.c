@@ -172,116 +172,6 @@ static inline void mm_dots(float *y, const float *v, const float *r, int64_t rs,
   }
 }
 
-/* Rows [mlo, mhi) and columns [nlo, nhi) of each of Y's matrices, in tiles of MM_MR rows
- * and MM_NC columns from (mlo, nlo) (kernels/conv-expand-dw.c takes bands of columns);
- * each output is the same sum, whatever the range. Not the dot-product or reference
- * forms of glow_k_matmul_f32_part. */
-void glow_matmul_f32_range(uint8_t *const *t, const int64_t *p, int64_t mlo, int64_t mhi, int64_t nlo, int64_t nhi) {
-  float *y = (float *)t[0];
-  const float *a = (const float *)t[1], *b = (const float *)t[2], *c = (const float *)t[3];
-  MM_PARAMS;
-  float alpha = (float)glow_pf(mp->alpha), beta = (float)glow_pf(mp->beta);
-  const float *res = (const float *)t[4];
-  glow_epi e = glow_epi_get(&((const glow_abi_matmul *)p)->epi);
-  float panel[MM_PANEL];
-  int64_t kchunk = MM_PANEL / MM_NC < K ? MM_PANEL / MM_NC : K;
-  MM_BATCH_LOOP({
-    float *yb = y + bi * M * N;
-    const float *ab = a + ao, *bb = b + bo, *cb = c ? c + co : 0;
-    int direct = bns == 1 && (M < 2 * MM_MR || N >= 2 * MM_NC);
-    for (int64_t n1 = nlo; n1 < nhi; n1 += MM_NC) {
-      int64_t nsub = (nhi - n1 < MM_NC ? nhi - n1 + 15 : MM_NC) / 16;
-      for (int64_t k0 = 0; k0 < K; k0 += kchunk) {
-        int64_t kn = K - k0 < kchunk ? K - k0 : kchunk;
-        int last = k0 + kn == K;
-        /* Sub-panel s: columns n1 + 16 s.., packed at panel + s * kchunk * 16. */
-        for (int64_t sub = 0; sub < nsub; sub++) {
-          int64_t n0 = n1 + 16 * sub, nb = nhi - n0 < 16 ? nhi - n0 : 16;
-          float *ps = panel + sub * kchunk * 16;
-          if (direct && nb == 16)
-            continue;
-          if (bks == 1) {
-            glow_nn_pack_t16(ps, bb + n0 * bns + k0, bns, nb, kn);
-          } else {
-            for (int64_t k = 0; k < kn; k++)
-              for (int j = 0; j < 16; j++)
-                ps[k * 16 + j] = j < nb ? bb[(k0 + k) * bks + n0 + j] : 0.0f;
-          }
-        }
-        for (int64_t m0 = mlo; m0 < mhi; m0 += MM_MR) {
-          const float *ar[MM_MR];
-          int64_t row[MM_MR];
-          for (int r = 0; r < MM_MR; r++) {
-            row[r] = m0 + r < mhi ? m0 + r : mhi - 1; /* this part's rows only */
-            ar[r] = ab + row[r] * ams + k0 * aks;
-          }
-          /* Sub-panel q's rows: packed, or B's own where direct. */
-          const float *bq[MM_NC / 16];
-          int64_t bstride[MM_NC / 16];
-          for (int64_t sub = 0; sub < nsub; sub++) {
-            int64_t n0 = n1 + 16 * sub, nb = nhi - n0 < 16 ? nhi - n0 : 16;
-            int own = direct && nb == 16;
-            bq[sub] = own ? bb + k0 * bks + n0 : panel + sub * kchunk * 16;
-            bstride[sub] = own ? bks : 16;
-          }
-          int wide = glow_qdot_wide() && nsub == MM_NC / 16 && nhi - n1 >= MM_NC;
-          if (wide) {
-            /* 32 registers of 16 floats: all MM_NC columns at once (6 x 4 accumulators). */
-            glow_nn_v16 acc[MM_MR][MM_NC / 16];
-            for (int r = 0; r < MM_MR; r++)
-              for (int q = 0; q < MM_NC / 16; q++)
-                acc[r][q] = k0 ? *(const glow_nn_v16 *)(yb + row[r] * N + n1 + 16 * q) : (glow_nn_v16){0};
-            for (int64_t k = 0; k < kn; k++) {
-              glow_nn_v16 bv[MM_NC / 16];
-              for (int q = 0; q < MM_NC / 16; q++)
-                bv[q] = *(const glow_nn_v16 *)(bq[q] + k * bstride[q]);
-              for (int r = 0; r < MM_MR; r++) {
-                float av = ar[r][k * aks];
-                for (int q = 0; q < MM_NC / 16; q++)
-                  acc[r][q] += av * bv[q];
-              }
-            }
-            for (int r = 0; r < MM_MR && m0 + r < mhi; r++)
-              for (int q = 0; q < MM_NC / 16; q++)
-                mm_store(&acc[r][q], yb + row[r] * N + n1 + 16 * q, 16, last, alpha, beta,
-                         cb ? cb + row[r] * cms + (n1 + 16 * q) * cns : 0, cns);
-          }
-          for (int64_t sub = 0; !wide && sub < nsub; sub++) {
-            int64_t n0 = n1 + 16 * sub, nb = nhi - n0 < 16 ? nhi - n0 : 16;
-            const float *bk = bq[sub];
-            glow_nn_v16 acc[MM_MR];
-            for (int r = 0; r < MM_MR; r++) {
-              if (k0 && nb == 16) {
-                acc[r] = *(const glow_nn_v16 *)(yb + row[r] * N + n0);
-              } else {
-                for (int j = 0; j < 16; j++)
-                  acc[r][j] = k0 && j < nb ? yb[row[r] * N + n0 + j] : 0.0f;
-              }
-            }
-            for (int64_t k = 0; k < kn; k++, bk += bstride[sub]) {
-              glow_nn_v16 bv = *(const glow_nn_v16 *)bk;
-              for (int r = 0; r < MM_MR; r++)
-                acc[r] += ar[r][k * aks] * bv;
-            }
-            for (int r = 0; r < MM_MR && m0 + r < mhi; r++)
-              mm_store(&acc[r], yb + row[r] * N + n0, nb, last, alpha, beta, cb ? cb + row[r] * cms + n0 * cns : 0, cns);
-          }
-          /* The epilogue over the tile's whole rows of up to MM_NC outputs, once they
-           * are final: one call a row keeps its constants in registers (per 16
-           * outputs, an activation like x * sigmoid(x) reloaded them each time); a
-           * loop, not MM_MR copies of the vectorized row loop (compile time). */
-          _Pragma("clang loop unroll(disable)")
-          for (int r = 0; last && (res || e.kind != GLOW_EPI_NONE) && r < MM_MR && m0 + r < mhi; r++) {
-            float *yr = yb + row[r] * N + n1;
-            glow_epi_row(e, yr, res ? res + (yr - y) : 0, nhi - n1 < MM_NC ? nhi - n1 : MM_NC);
-          }
-        }
-      }
-    }
-  })
-}
-
-
 /* p: glow_abi_matmul; t[4] and its epi: the epilogue (epilogue.h), applied as each output is final.
  * Part `part` of `nparts` (threads): a range of Y's columns, in blocks of MM_NC
  * (of 4 outputs for dot products), or of its rows where there are too few column
@@ -316,15 +206,106 @@ GLOW_KERNEL_PART(matmul_f32) {
     mhi = mt * (part + 1) / nparts * MM_MR;
     mhi = mhi < M ? mhi : M;
   }
-  if (!dots) {
-    glow_matmul_f32_range(t, p, mlo, mhi, nlo, nhi);
-    return;
-  }
+  float panel[MM_PANEL];
+  int64_t kchunk = MM_PANEL / MM_NC < K ? MM_PANEL / MM_NC : K;
   MM_BATCH_LOOP({
     float *yb = y + bi * M * N;
     const float *ab = a + ao, *bb = b + bo, *cb = c ? c + co : 0;
-    mm_dots(yb, by_row ? bb : ab, by_row ? ab : bb, by_row ? ams : bns, nlo, nhi, units, K, alpha, beta, cb,
-            by_row ? cms : cns, e, res ? res + (yb - y) : 0);
+    if (dots) {
+      mm_dots(yb, by_row ? bb : ab, by_row ? ab : bb, by_row ? ams : bns, nlo, nhi, units, K, alpha, beta, cb,
+              by_row ? cms : cns, e, res ? res + (yb - y) : 0);
+      continue;
+    }
+    int direct = bns == 1 && (M < 2 * MM_MR || N >= 2 * MM_NC);
+    for (int64_t n1 = nlo; n1 < nhi; n1 += MM_NC) {
+      int64_t nsub = (N - n1 < MM_NC ? N - n1 + 15 : MM_NC) / 16;
+      for (int64_t k0 = 0; k0 < K; k0 += kchunk) {
+        int64_t kn = K - k0 < kchunk ? K - k0 : kchunk;
+        int last = k0 + kn == K;
+        /* Sub-panel s: columns n1 + 16 s.., packed at panel + s * kchunk * 16. */
+        for (int64_t sub = 0; sub < nsub; sub++) {
+          int64_t n0 = n1 + 16 * sub, nb = N - n0 < 16 ? N - n0 : 16;
+          float *ps = panel + sub * kchunk * 16;
+          if (direct && nb == 16)
+            continue;
+          if (bks == 1) {
+            glow_nn_pack_t16(ps, bb + n0 * bns + k0, bns, nb, kn);
+          } else {
+            for (int64_t k = 0; k < kn; k++)
+              for (int j = 0; j < 16; j++)
+                ps[k * 16 + j] = j < nb ? bb[(k0 + k) * bks + n0 + j] : 0.0f;
+          }
+        }
+        for (int64_t m0 = mlo; m0 < mhi; m0 += MM_MR) {
+          const float *ar[MM_MR];
+          int64_t row[MM_MR];
+          for (int r = 0; r < MM_MR; r++) {
+            row[r] = m0 + r < mhi ? m0 + r : mhi - 1; /* this part's rows only */
+            ar[r] = ab + row[r] * ams + k0 * aks;
+          }
+          /* Sub-panel q's rows: packed, or B's own where direct. */
+          const float *bq[MM_NC / 16];
+          int64_t bstride[MM_NC / 16];
+          for (int64_t sub = 0; sub < nsub; sub++) {
+            int64_t n0 = n1 + 16 * sub, nb = N - n0 < 16 ? N - n0 : 16;
+            int own = direct && nb == 16;
+            bq[sub] = own ? bb + k0 * bks + n0 : panel + sub * kchunk * 16;
+            bstride[sub] = own ? bks : 16;
+          }
+          int wide = glow_qdot_wide() && nsub == MM_NC / 16 && N - n1 >= MM_NC;
+          if (wide) {
+            /* 32 registers of 16 floats: all MM_NC columns at once (6 x 4 accumulators). */
+            glow_nn_v16 acc[MM_MR][MM_NC / 16];
+            for (int r = 0; r < MM_MR; r++)
+              for (int q = 0; q < MM_NC / 16; q++)
+                acc[r][q] = k0 ? *(const glow_nn_v16 *)(yb + row[r] * N + n1 + 16 * q) : (glow_nn_v16){0};
+            for (int64_t k = 0; k < kn; k++) {
+              glow_nn_v16 bv[MM_NC / 16];
+              for (int q = 0; q < MM_NC / 16; q++)
+                bv[q] = *(const glow_nn_v16 *)(bq[q] + k * bstride[q]);
+              for (int r = 0; r < MM_MR; r++) {
+                float av = ar[r][k * aks];
+                for (int q = 0; q < MM_NC / 16; q++)
+                  acc[r][q] += av * bv[q];
+              }
+            }
+            for (int r = 0; r < MM_MR && m0 + r < mhi; r++)
+              for (int q = 0; q < MM_NC / 16; q++)
+                mm_store(&acc[r][q], yb + row[r] * N + n1 + 16 * q, 16, last, alpha, beta,
+                         cb ? cb + row[r] * cms + (n1 + 16 * q) * cns : 0, cns);
+          }
+          for (int64_t sub = 0; !wide && sub < nsub; sub++) {
+            int64_t n0 = n1 + 16 * sub, nb = N - n0 < 16 ? N - n0 : 16;
+            const float *bk = bq[sub];
+            glow_nn_v16 acc[MM_MR];
+            for (int r = 0; r < MM_MR; r++) {
+              if (k0 && nb == 16) {
+                acc[r] = *(const glow_nn_v16 *)(yb + row[r] * N + n0);
+              } else {
+                for (int j = 0; j < 16; j++)
+                  acc[r][j] = k0 && j < nb ? yb[row[r] * N + n0 + j] : 0.0f;
+              }
+            }
+            for (int64_t k = 0; k < kn; k++, bk += bstride[sub]) {
+              glow_nn_v16 bv = *(const glow_nn_v16 *)bk;
+              for (int r = 0; r < MM_MR; r++)
+                acc[r] += ar[r][k * aks] * bv;
+            }
+            for (int r = 0; r < MM_MR && m0 + r < mhi; r++)
+              mm_store(&acc[r], yb + row[r] * N + n0, nb, last, alpha, beta, cb ? cb + row[r] * cms + n0 * cns : 0, cns);
+          }
+          /* The epilogue over the tile's whole rows of up to MM_NC outputs, once they
+           * are final: one call a row keeps its constants in registers (per 16
+           * outputs, an activation like x * sigmoid(x) reloaded them each time); a
+           * loop, not MM_MR copies of the vectorized row loop (compile time). */
+          _Pragma("clang loop unroll(disable)")
+          for (int r = 0; last && (res || e.kind != GLOW_EPI_NONE) && r < MM_MR && m0 + r < mhi; r++) {
+            float *yr = yb + row[r] * N + n1;
+            glow_epi_row(e, yr, res ? res + (yr - y) : 0, N - n1 < MM_NC ? N - n1 : MM_NC);
+          }
+        }
+      }
+    }
   })
 }
 
