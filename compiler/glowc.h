@@ -212,6 +212,8 @@ typedef struct glow_strbuf { char *s; size_t len, cap; } glow_strbuf;
 void glow_sb_printf(glow_strbuf *b, const char *fmt, ...);
 void glow_sb_vprintf(glow_strbuf *b, const char *fmt, va_list ap);
 void glow_sb_append(glow_strbuf *b, const void *data, size_t size); /* bytes, 0 after them */
+/* size more bytes at the end (0 after them), for the caller to fill: where they start */
+char *glow_sb_extend(glow_strbuf *b, size_t size);
 void glow_sb_free(glow_strbuf *b);
 
 /* util/str-table.c: a string -> int table (open addressing); keys are borrowed, not copied */

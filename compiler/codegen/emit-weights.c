@@ -17,11 +17,17 @@ int glow_emit_weights_txt(const glow_graph *g, const glow_plan *p, glow_strbuf *
   void *data;
   size_t size;
   glow_emit_weights_bin(g, p, &data, &size);
+  /* "0xAB," per byte, 16 to a line: written in place (printf per byte took 11 s of
+   * resnet18's 15 s compile, its 380 MB of text). */
+  static const char hex[] = "0123456789ABCDEF";
   const unsigned char *d = data;
-  for (size_t i = 0; i < size; i++)
-    glow_sb_printf(out, "0x%02X,%s", d[i], i % 16 == 15 ? "\n" : "");
-  if (size % 16)
-    glow_sb_printf(out, "\n");
+  char *t = glow_sb_extend(out, size * 5 + (size + 15) / 16);
+  for (size_t i = 0; i < size; i++) {
+    t[0] = '0', t[1] = 'x', t[2] = hex[d[i] >> 4], t[3] = hex[d[i] & 15], t[4] = ',';
+    t += 5;
+    if (i % 16 == 15 || i + 1 == size)
+      *t++ = '\n';
+  }
   free(data);
   return 0;
 }

@@ -28,15 +28,21 @@ void glow_sb_vprintf(glow_strbuf *b, const char *fmt, va_list ap0) {
   }
 }
 
-void glow_sb_append(glow_strbuf *b, const void *data, size_t size) {
+char *glow_sb_extend(glow_strbuf *b, size_t size) {
   if (b->cap - b->len < size + 1) { /* room for a terminating 0, as printf keeps */
-    b->cap = (b->cap + size + 1) * 2;
+    b->cap = b->len ? (b->cap + size + 1) * 2 : size + 1;
     b->s = glow_xrealloc(b->s, b->cap);
   }
-  if (size)
-    memcpy(b->s + b->len, data, size);
+  char *at = b->s + b->len;
   b->len += size;
   b->s[b->len] = 0;
+  return at;
+}
+
+void glow_sb_append(glow_strbuf *b, const void *data, size_t size) {
+  char *at = glow_sb_extend(b, size);
+  if (size)
+    memcpy(at, data, size);
 }
 
 void glow_sb_free(glow_strbuf *b) {
