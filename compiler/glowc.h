@@ -431,7 +431,7 @@ typedef struct glow_pass_options {
   int verbose;
   const char *dump_after; /* pass name or NULL */
   int conv_tile_blocks;   /* the target's float32 conv tiles: blocks of 16 output channels (codegen/target-machine.c) */
-  int conv_winograd;      /* the target runs 3x3 convs by Winograd (glow_target.conv_winograd) */
+  int conv_winograd;      /* 3x3 convs by Winograd on planes of this many outputs and more; 0: none */
   const char **disabled;  /* -disable-pass names (checked by glow_check_disabled_passes) */
   int ndisabled;
   const glow_plugins *plugins; /* -load-pass libraries and the passes of theirs that run; NULL: none */
@@ -454,7 +454,7 @@ int glow_conv_panel_blocks(const glow_graph *g, const glow_node *n, int max_bloc
 int glow_pass_winograd(glow_graph *g, const glow_pass_options *o);
 /* ops/nn-conv.c: for a float32 Conv that ConvWinograd can run, its blocks of 16 output channels
  * per panel (as glow_conv_panel_blocks) and its pads (top, left, bottom, right); 0 if it cannot */
-int glow_conv_winograd_fit(const glow_graph *g, const glow_node *n, int max_blocks, int64_t pads[4]);
+int glow_conv_winograd_fit(const glow_graph *g, const glow_node *n, int max_blocks, int min_outputs, int64_t pads[4]);
 /* ops/nn-conv-winograd.c: U = G g G^T of M x C 3x3 filters w, per block of 16 * nb output
  * channels U[block][xi][c][16 * nb] (36 * M * C floats) */
 void glow_winograd_weights(const float *w, int64_t M, int64_t C, int64_t nb, float *u);
@@ -538,7 +538,11 @@ int glow_triple_is_host(const char *triple);      /* the same arch, OS and envir
  * (target.h's conv_tile_blocks where its conv_tile_probe holds, else 1); -1 after
  * reporting a target machine that cannot be made (an unknown -mcpu, ...). */
 int glow_target_conv_tile_blocks(const glow_target_options *o);
-int glow_target_winograd(const glow_target_options *o); /* its glow_target.conv_winograd; 0 for none */
+/* Where the target runs 3x3 convs by Winograd (glow_target.conv_winograd): the least outputs
+ * of a plane that takes it, GLOW_WINOGRAD_MIN_OUTPUTS_FMA512 on the target's fma512_cpus; 0: none. */
+int glow_target_winograd(const glow_target_options *o);
+#define GLOW_WINOGRAD_MIN_OUTPUTS 196
+#define GLOW_WINOGRAD_MIN_OUTPUTS_FMA512 400
 
 /* codegen/codegen.c */
 enum {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GLOW_TARGET_INTERFACE_VERSION 7
+#define GLOW_TARGET_INTERFACE_VERSION 8
 
 /* A property of the target machine that kernels test at model-compile time
  * (kernels are compiled once per target, for its baseline CPU): a kernel
@@ -76,6 +76,11 @@ typedef struct glow_target {
   /* CPU targets whose threads' stacks hold the Winograd conv kernel's buffers (220 KiB,
    * kernels/conv-winograd.c): 1 where 3x3 convs run by Winograd (passes/winograd.c). */
   int conv_winograd;
+  /* CPUs (LLVM's names, space-separated) whose cores run two 512-bit FMAs a cycle, where
+   * Winograd runs only on planes of 400 outputs and more (passes/winograd.c): the direct
+   * conv kernel reaches such a core's peak on a 14 x 14 plane, and Winograd's weights,
+   * 4 times the size, come from memory in a whole model. NULL: none. */
+  const char *fma512_cpus;
   /* LLVM's "prefer-vector-width" for every function of the bundle (NULL: the CPU's tuning).
    * x86-64: "512", so that the loops LLVM vectorizes (epilogues, elementwise steps) take
    * zmm registers on Intel's AVX-512 CPUs too, which LLVM tunes to prefer ymm; on CPUs

@@ -383,7 +383,22 @@ int glow_target_probe_run(LLVMTargetMachineRef tm, const char *triple, const glo
 
 int glow_target_winograd(const glow_target_options *o) {
   const glow_target *tgt = glow_target_for_triple(o->triple);
-  return tgt && tgt->conv_winograd;
+  if (!tgt || !tgt->conv_winograd)
+    return 0;
+  if (!tgt->fma512_cpus)
+    return GLOW_WINOGRAD_MIN_OUTPUTS;
+  char *cpu = NULL, *features = NULL;
+  if (o->cpu && !strcmp(o->cpu, "native"))
+    glow_host_cpu(&cpu, &features);
+  else
+    cpu = glow_xstrdup(o->cpu && *o->cpu && strcmp(o->cpu, "baseline") ? o->cpu : tgt->default_cpu);
+  size_t n = strlen(cpu);
+  int wide = 0;
+  for (const char *s = tgt->fma512_cpus; !wide && (s = strstr(s, cpu)); s += n)
+    wide = (s == tgt->fma512_cpus || s[-1] == ' ') && (s[n] == ' ' || !s[n]);
+  free(cpu);
+  free(features);
+  return wide ? GLOW_WINOGRAD_MIN_OUTPUTS_FMA512 : GLOW_WINOGRAD_MIN_OUTPUTS;
 }
 
 int glow_target_conv_tile_blocks(const glow_target_options *o) {

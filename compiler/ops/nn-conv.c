@@ -276,7 +276,7 @@ int glow_conv_panel_blocks(const glow_graph *g, const glow_node *n, int max_bloc
   return max_blocks >= 4 && c.Mg % 64 == 0 ? 4 : max_blocks >= 2 && c.Mg % 32 == 0 ? 2 : 1;
 }
 
-int glow_conv_winograd_fit(const glow_graph *g, const glow_node *n, int max_blocks, int64_t pads[4]) {
+int glow_conv_winograd_fit(const glow_graph *g, const glow_node *n, int max_blocks, int min_outputs, int64_t pads[4]) {
   conv_shape c;
   const glow_value *w = glow_in(g, n, 1);
   if (n->op != GLOW_OP_CONV || !w || w->kind != GLOW_VAL_CONST || glow_in(g, n, 0)->dt != GLOW_DT_F32 ||
@@ -285,9 +285,10 @@ int glow_conv_winograd_fit(const glow_graph *g, const glow_node *n, int max_bloc
   for (int i = 0; i < 2; i++)
     if (c.w.k[i] != 3 || c.w.s[i] != 1 || c.w.d[i] != 1 || c.w.pb[i] > 2 || c.w.pe[i] > 2 || c.w.out[i] < 8)
       return 0;
-  /* Planes of 14 x 14 and more: on smaller ones the 6x6 patches of 4x4 tiles cover mostly
-   * padding, and the weights, 4 times their size, are read for few outputs. */
-  if (c.w.out[0] * c.w.out[1] < 196)
+  /* Planes of 14 x 14 and more (min_outputs: glow_target_winograd): on smaller ones the 6x6
+   * patches of 4x4 tiles cover mostly padding, and the weights, 4 times their size, are read
+   * for few outputs. */
+  if (c.w.out[0] * c.w.out[1] < min_outputs)
     return 0;
   pads[0] = c.w.pb[0], pads[1] = c.w.pb[1], pads[2] = c.w.pe[0], pads[3] = c.w.pe[1];
   return max_blocks >= 4 && c.M % 64 == 0 ? 4 : max_blocks >= 2 && c.M % 32 == 0 ? 2 : 1;

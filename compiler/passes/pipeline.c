@@ -35,7 +35,7 @@ const glow_pass_info glow_passes[] = {
     {"fuse-epilogue", GLOW_PASS_CODEGEN, 0, glow_pass_fuse_epilogue,
      "activations and residual adds after a float32 Conv run in its epilogue"},
     {"winograd", GLOW_PASS_CODEGEN, 0, glow_pass_winograd,
-     "float32 3x3 convs on planes of 14 x 14 or more run by Winograd F(4x4, 3x3)"},
+     "float32 3x3 convs on planes of 14 x 14 or more (20 x 20: Zen 5) run by Winograd F(4x4, 3x3)"},
     {"pack-conv-weights", GLOW_PASS_CODEGEN, 0, glow_pass_pack_conv_weights,
      "constant float32 Conv weights in the conv kernel's panels"},
     {"dead-nodes", GLOW_PASS_CODEGEN, 0, glow_pass_dead_nodes, "nodes left unused by the fusions removed"},

@@ -1,7 +1,8 @@
 /* require shapes; maintains order. Float32 3x3 Convs with unit strides and
- * dilations and one group, on planes of 14 x 14 outputs and more, become
+ * dilations and one group, on planes of o->conv_winograd outputs and more (14 x 14;
+ * 20 x 20 on CPUs with two 512-bit FMAs: glow_target_winograd), become
  * ConvWinograd nodes (ops/nn-conv-winograd.c) where the target runs them
- * (o->conv_winograd: targets whose stacks hold the kernel's 220 KiB of buffers):
+ * (targets whose stacks hold the kernel's 220 KiB of buffers):
  * W becomes U, its Winograd transform, 4 times W's size (36 values for 9), in
  * a new constant (the original may be shared); the node keeps its inputs,
  * epilogue and residual. Runs when compiling only (compile.c), after
@@ -36,7 +37,7 @@ int glow_pass_winograd(glow_graph *g, const glow_pass_options *o) {
   int made = 0;
   for (int i = 0; o->conv_winograd && i < g->nnodes; i++) {
     int64_t pads[4];
-    int nb = g->nodes[i].dead ? 0 : glow_conv_winograd_fit(g, &g->nodes[i], o->conv_tile_blocks, pads);
+    int nb = g->nodes[i].dead ? 0 : glow_conv_winograd_fit(g, &g->nodes[i], o->conv_tile_blocks, o->conv_winograd, pads);
     if (nb) {
       make_winograd(g, i, nb, pads);
       made++;

@@ -194,18 +194,18 @@ static void wino_output(const wino_args *a, float *yn, const float *rn, const fl
   }
 }
 
-/* One unit: tiles [t0, t0 + WINO_G * WINO_TB) (fewer at the end) of image n, in
+/* One unit: tiles [t0, t0 + tn) (tn at most WINO_G * WINO_TB; fewer at the end) of image n, in
  * groups of WINO_TB, x the block of 16 * NB output channels from m0 (its packed
  * weights: ub, rows 16 * nbk floats long). Each chunk of U's rows is read once
  * for all the groups' tiles. */
 #define WINO_UNIT(NB)                                                                                                  \
   /* noinline and named glow_ks_: compiled once per bundle (codegen.c), not for every step */                       \
-  __attribute__((noinline)) void glow_ks_wino_unit_##NB(const wino_args *a, int64_t n, int64_t t0, int64_t m0,       \
-                                                        const float *ub, int64_t nbk) {                                \
+  __attribute__((noinline)) void glow_ks_wino_unit_##NB(const wino_args *a, int64_t n, int64_t t0, int64_t tn,       \
+                                                        int64_t m0, const float *ub, int64_t nbk) {                    \
     float v[WINO_G * WINO_V] __attribute__((aligned(64)));                                                             \
     float m[WINO_G * 36 * WINO_TB * 16 * NB] __attribute__((aligned(64)));                                             \
     const float *xn = a->x + n * a->C * a->H * a->W;                                                                   \
-    int64_t ntu = a->ntiles - t0 < WINO_G * WINO_TB ? a->ntiles - t0 : WINO_G * WINO_TB, ng = (ntu + WINO_TB - 1) / WINO_TB; \
+    int64_t ntu = a->ntiles - t0 < tn ? a->ntiles - t0 : tn, ng = (ntu + WINO_TB - 1) / WINO_TB;                       \
     for (int64_t c0 = 0; c0 < a->C; c0 += WINO_CC) {                                                                   \
       int64_t cn = a->C - c0 < WINO_CC ? a->C - c0 : WINO_CC;                                                          \
       for (int64_t gi = 0; gi < ng; gi++) {                                                                            \
@@ -256,17 +256,24 @@ GLOW_KERNEL_PART(conv_wino_f32) {
   /* Registers for nb blocks of 16 at once, or one at a time. */
   int64_t tb = glow_qdot_wide() ? nb : 1, bw = 16 * tb, nmb = a.M / bw, span = WINO_G * WINO_TB,
           ngroups = (a.ntiles + span - 1) / span;
-  int64_t units = N * ngroups * nmb, u0 = units * part / nparts, u1 = units * (part + 1) / nparts;
-  for (int64_t u = u0; u < u1; u++) {
+  /* A part's share: a range of the units' WINO_G rows of WINO_TB tiles each (a unit at
+   * either end may be cut), not of whole units: a 64-channel conv on 14 x 14 is one unit,
+   * which left one of two threads all of it. */
+  int64_t units = N * ngroups * nmb, z0 = units * WINO_G * part / nparts, z1 = units * WINO_G * (part + 1) / nparts;
+  for (int64_t u = z0 / WINO_G; u * WINO_G < z1; u++) {
     int64_t n = u / (ngroups * nmb), grp = u / nmb % ngroups, m0 = u % nmb * bw;
+    int64_t r0 = z0 > u * WINO_G ? z0 - u * WINO_G : 0, r1 = z1 < (u + 1) * WINO_G ? z1 - u * WINO_G : WINO_G;
+    int64_t t0 = grp * span + r0 * WINO_TB, tn = (r1 - r0) * WINO_TB;
+    if (t0 >= a.ntiles)
+      continue;
     /* Block m0 / (16 nb) of the packed panels, sub-block m0 % (16 nb) / 16 of it. */
     const float *ub = a.u + m0 / (16 * nb) * 16 * nb * 36 * a.C + m0 % (16 * nb);
     if (tb == 4)
-      glow_ks_wino_unit_4(&a, n, grp * span, m0, ub, nb);
+      glow_ks_wino_unit_4(&a, n, t0, tn, m0, ub, nb);
     else if (tb == 2)
-      glow_ks_wino_unit_2(&a, n, grp * span, m0, ub, nb);
+      glow_ks_wino_unit_2(&a, n, t0, tn, m0, ub, nb);
     else
-      glow_ks_wino_unit_1(&a, n, grp * span, m0, ub, nb);
+      glow_ks_wino_unit_1(&a, n, t0, tn, m0, ub, nb);
   }
 }
 

@@ -253,19 +253,31 @@ CONV_TILE(4, 6)
  * x 12 there too), else one block x 6. */
 #define CONV_PB(nb) (glow_qdot_wide() ? ((nb) > 1 ? 24 / (nb) : 12) : 6)
 
-/* The units (image, group, block of channels) and pixels [*p0, *p1) of part
- * `part` of `nparts`: a range of units when there are enough of them, else a
- * range of pb-pixel tiles of every unit; either way each output is summed as
- * in one part. */
-static inline void conv_split(int64_t units, int64_t osz, int64_t pb, int64_t part, int64_t nparts, int64_t *u0,
-                              int64_t *u1, int64_t *p0, int64_t *p1) {
-  int64_t ntiles = (osz + pb - 1) / pb;
-  int by_unit = units >= 2 * nparts;
-  *u0 = by_unit ? units * part / nparts : 0;
-  *u1 = by_unit ? units * (part + 1) / nparts : units;
-  *p0 = by_unit ? 0 : ntiles * part / nparts * pb;
-  *p1 = by_unit ? osz : ntiles * (part + 1) / nparts * pb;
-  *p1 = *p1 < osz ? *p1 : osz;
+/* Part `part` of `nparts`: an even share of the (unit, tile) pairs, units being
+ * (image, group, block of channels) and tiles pb pixels of a unit's outputs, in
+ * unit-major order: units [*u0, *u1), the first and last of them possibly in part
+ * (conv_unit_px). Whole units only would leave one part a unit more than the
+ * other (5 units on 2 threads: 3 against 2, the two threads' time 1.2x what an
+ * even share takes). Either way each output is summed as in one part. */
+typedef struct {
+  int64_t ntiles, pb, osz, t0, t1; /* tiles per unit; the part's tiles [t0, t1) */
+} conv_share;
+
+static inline conv_share conv_split(int64_t units, int64_t osz, int64_t pb, int64_t part, int64_t nparts,
+                                    int64_t *u0, int64_t *u1) {
+  conv_share sh = {(osz + pb - 1) / pb, pb, osz, 0, 0};
+  sh.t0 = units * sh.ntiles * part / nparts;
+  sh.t1 = units * sh.ntiles * (part + 1) / nparts;
+  *u0 = sh.t0 / sh.ntiles;
+  *u1 = (sh.t1 + sh.ntiles - 1) / sh.ntiles;
+  return sh;
+}
+
+/* Unit u's pixels [*p0, *p1) in the share (p0 a multiple of pb). */
+static inline void conv_unit_px(const conv_share *sh, int64_t u, int64_t *p0, int64_t *p1) {
+  int64_t a = u * sh->ntiles, lo = sh->t0 > a ? sh->t0 - a : 0, hi = sh->t1 < a + sh->ntiles ? sh->t1 - a : sh->ntiles;
+  *p0 = lo * sh->pb;
+  *p1 = hi * sh->pb < sh->osz ? hi * sh->pb : sh->osz;
 }
 
 /* Floats of the strip buffer: tiles run a strip of pixels at a time into it,
@@ -374,10 +386,11 @@ GLOW_KERNEL_PART(conv_fast_f32) {
   int64_t K = Cg * ksz, cchunk = CONV_PANEL / 16 / ksz;
   cchunk = cchunk < 1 ? 1 : cchunk > Cg ? Cg : cchunk;
   int64_t nmb = (Mg + 15) / 16, u0, u1, pfirst, pend;
-  conv_split(N * G * nmb, osz, CONV_PB(1), part, nparts, &u0, &u1, &pfirst, &pend);
+  conv_share sh = conv_split(N * G * nmb, osz, CONV_PB(1), part, nparts, &u0, &u1);
   float panel[CONV_PANEL];
   for (int64_t u = u0; u < u1; u++) {
     int64_t n = u / (G * nmb), g = u / nmb % G, m0 = u % nmb * 16, mb = Mg - m0 < 16 ? Mg - m0 : 16;
+    conv_unit_px(&sh, u, &pfirst, &pend);
     float *yb = y + ((n * G + g) * Mg + m0) * osz;
     for (int64_t c0 = 0; c0 < Cg; c0 += cchunk) {
       int64_t cn = Cg - c0 < cchunk ? Cg - c0 : cchunk;
@@ -409,7 +422,12 @@ GLOW_KERNEL_PART(conv_packed_f32) {
   /* Input channels per chunk: a panel of at most 64 KiB whole, else chunks of 32 KiB. */
   int64_t cchunk = Cg * ksz * bw <= 16384 ? Cg : 8192 / (ksz * bw);
   cchunk = cchunk < 1 ? 1 : cchunk;
-  conv_split(N * G * nmb, osz, CONV_PB(tb), part, nparts, &u0, &u1, &pfirst, &pend);
+  conv_share sh = conv_split(N * G * nmb, osz, CONV_PB(tb), part, nparts, &u0, &u1);
+  /* The pixels of the share's units together: one unit's, else all (the first
+   * unit's run to the end, the last's start at 0). */
+  conv_unit_px(&sh, u0, &pfirst, &pend);
+  if (u1 - u0 > 1)
+    pfirst = 0, pend = osz;
   /* Spans of pixels, each through every block: where a group's input is larger than the
    * core's cache and its weights are not (a 1x1 conv with stride 2 on 56 x 56), each block
    * would read all of the input again; a span's input stays in cache for the next block. */
@@ -418,13 +436,18 @@ GLOW_KERNEL_PART(conv_packed_f32) {
     span = (CONV_SPAN_INPUT / 2 * osz / gin / 48 + 1) * 48; /* 48 pixels at least: few pixels, wide input */
   for (int64_t q0 = pfirst; q0 < pend; q0 += span)
     for (int64_t u = u0; u < u1; u++) {
-      int64_t n = u / (G * nmb), g = u / nmb % G, m0 = u % nmb * bw;
+      int64_t n = u / (G * nmb), g = u / nmb % G, m0 = u % nmb * bw, up0, up1;
+      conv_unit_px(&sh, u, &up0, &up1); /* this span's pixels of unit u: [up0, up1) */
+      up0 = up0 > q0 ? up0 : q0;
+      up1 = up1 < q0 + span ? up1 : q0 + span;
+      if (up0 >= up1)
+        continue;
       float *yb = y + ((n * G + g) * Mg + m0) * osz;
       /* Block m0 / (16 nb) of the packed panels, sub-block m0 % (16 nb) / 16 of it. */
       const float *panel = w + (g * Mg + m0 / (16 * nb) * 16 * nb) * Cg * ksz + m0 % (16 * nb);
       conv_tile_args a = {yb, x + (n * G + g) * Cg * isz, panel, b ? b + g * Mg + m0 : 0, 16 * nb, Cg * 16 * nb, Cg,
                           0, bw, osz, isz, in, out, k, s, d, pb, 1};
-      conv_run(&a, tb, cchunk, q0, q0 + span < pend ? q0 + span : pend, 1, e, res ? res + (yb - y) : 0);
+      conv_run(&a, tb, cchunk, up0, up1, 1, e, res ? res + (yb - y) : 0);
     }
 }
 

@@ -195,7 +195,10 @@ GLOW_KERNEL_PART(matmul_f32) {
    * column of B (a 1x1 conv on one pixel, squeeze-excite): dot products along K. */
   int dots = aks == 1 && bks == 1 && (M == 1 || N == 1), by_row = dots && M > 1;
   int64_t units = by_row ? M : N, q = dots ? 4 : MM_NC, nq = (units + q - 1) / q;
-  int64_t nlo = nq * part / nparts * q, nhi = nq * (part + 1) / nparts * q;
+  /* Columns split 16 at a time (a part's last block of MM_NC may be narrower): whole
+   * blocks left 128 columns to one part and 68 to the other on a 14 x 14 plane. */
+  int64_t gq = dots ? 4 : 16, ng = (units + gq - 1) / gq;
+  int64_t nlo = ng * part / nparts * gq, nhi = ng * (part + 1) / nparts * gq;
   nhi = nhi < units ? nhi : units;
   /* Too few column blocks to share (a 1x1 conv on a 7x7 plane has one): the
    * parts take ranges of MM_MR-row tiles instead, every column each. */
@@ -218,13 +221,13 @@ GLOW_KERNEL_PART(matmul_f32) {
     }
     int direct = bns == 1 && (M < 2 * MM_MR || N >= 2 * MM_NC);
     for (int64_t n1 = nlo; n1 < nhi; n1 += MM_NC) {
-      int64_t nsub = (N - n1 < MM_NC ? N - n1 + 15 : MM_NC) / 16;
+      int64_t nsub = (nhi - n1 < MM_NC ? nhi - n1 + 15 : MM_NC) / 16;
       for (int64_t k0 = 0; k0 < K; k0 += kchunk) {
         int64_t kn = K - k0 < kchunk ? K - k0 : kchunk;
         int last = k0 + kn == K;
         /* Sub-panel s: columns n1 + 16 s.., packed at panel + s * kchunk * 16. */
         for (int64_t sub = 0; sub < nsub; sub++) {
-          int64_t n0 = n1 + 16 * sub, nb = N - n0 < 16 ? N - n0 : 16;
+          int64_t n0 = n1 + 16 * sub, nb = nhi - n0 < 16 ? nhi - n0 : 16;
           float *ps = panel + sub * kchunk * 16;
           if (direct && nb == 16)
             continue;
@@ -247,12 +250,12 @@ GLOW_KERNEL_PART(matmul_f32) {
           const float *bq[MM_NC / 16];
           int64_t bstride[MM_NC / 16];
           for (int64_t sub = 0; sub < nsub; sub++) {
-            int64_t n0 = n1 + 16 * sub, nb = N - n0 < 16 ? N - n0 : 16;
+            int64_t n0 = n1 + 16 * sub, nb = nhi - n0 < 16 ? nhi - n0 : 16;
             int own = direct && nb == 16;
             bq[sub] = own ? bb + k0 * bks + n0 : panel + sub * kchunk * 16;
             bstride[sub] = own ? bks : 16;
           }
-          int wide = glow_qdot_wide() && nsub == MM_NC / 16 && N - n1 >= MM_NC;
+          int wide = glow_qdot_wide() && nsub == MM_NC / 16 && nhi - n1 >= MM_NC;
           if (wide) {
             /* 32 registers of 16 floats: all MM_NC columns at once (6 x 4 accumulators). */
             glow_nn_v16 acc[MM_MR][MM_NC / 16];
@@ -275,7 +278,7 @@ GLOW_KERNEL_PART(matmul_f32) {
                          cb ? cb + row[r] * cms + (n1 + 16 * q) * cns : 0, cns);
           }
           for (int64_t sub = 0; !wide && sub < nsub; sub++) {
-            int64_t n0 = n1 + 16 * sub, nb = N - n0 < 16 ? N - n0 : 16;
+            int64_t n0 = n1 + 16 * sub, nb = nhi - n0 < 16 ? nhi - n0 : 16;
             const float *bk = bq[sub];
             glow_nn_v16 acc[MM_MR];
             for (int r = 0; r < MM_MR; r++) {
@@ -301,7 +304,7 @@ GLOW_KERNEL_PART(matmul_f32) {
           _Pragma("clang loop unroll(disable)")
           for (int r = 0; last && (res || e.kind != GLOW_EPI_NONE) && r < MM_MR && m0 + r < mhi; r++) {
             float *yr = yb + row[r] * N + n1;
-            glow_epi_row(e, yr, res ? res + (yr - y) : 0, N - n1 < MM_NC ? N - n1 : MM_NC);
+            glow_epi_row(e, yr, res ? res + (yr - y) : 0, nhi - n1 < MM_NC ? nhi - n1 : MM_NC);
           }
         }
       }
