@@ -223,10 +223,19 @@ static void wino_output(const wino_args *a, float *yn, const float *rn, const fl
             k += run;                                                                                                  \
           }                                                                                                            \
       }                                                                                                                \
-      for (int xi = 0; xi < 36; xi++)                                                                                  \
+      for (int xi = 0; xi < 36; xi++) {                                                                                \
+        /* U's rows of position xi + 2 (of the next chunk past the last) on their way: a chunk's    \
+         * 36 runs of rows lie C rows apart, each a page or less, which the hardware prefetchers    \
+         * do not follow from one to the next; prefetcht1, as conv.c's tiles. */                      \
+        int64_t pc = xi + 2 < 36 ? c0 : c0 + WINO_CC, px = xi + 2 < 36 ? xi + 2 : xi + 2 - 36;                        \
+        const float *pu = ub + (px * a->C + pc) * 16 * nbk;                                                          \
+        for (int64_t c = 0; pc < a->C && c < WINO_CC && pc + c < a->C; c++)                                            \
+          for (int q = 0; q < NB; q++)                                                                                 \
+            __builtin_prefetch(pu + c * 16 * nbk + q * 16, 0, 2);                                                      \
         for (int64_t gi = 0; gi < ng; gi++)                                                                            \
           wino_gemm_##NB(v + gi * WINO_V + xi * WINO_TB * WINO_CC, ub + (xi * a->C + c0) * 16 * nbk, 16 * nbk, cn,     \
                          m + (gi * 36 + xi) * WINO_TB * 16 * NB, c0 > 0);                                              \
+      }                                                                                                                \
     }                                                                                                                  \
     float *yn = a->y + n * a->M * a->OH * a->OW;                                                                       \
     const float *rn = a->res ? a->res + n * a->M * a->OH * a->OW : 0;                                                 \
