@@ -253,6 +253,18 @@ int glow_target_pic(const glow_target_options *o, const char *triple) {
   return o->pic >= 0 ? o->pic : !strstr(triple, "-none"); /* bare metal: no GOT, no dynamic loader */
 }
 
+/* The CPU -mcpu names for the target (free() it): the host's for native (its features in
+ * *host_features, else NULL), the target's default for none or baseline. */
+static char *resolve_cpu(const glow_target_options *o, const glow_target *tgt, char **host_features) {
+  char *cpu;
+  *host_features = NULL;
+  if (o->cpu && !strcmp(o->cpu, "native"))
+    glow_host_cpu(&cpu, host_features);
+  else
+    cpu = glow_xstrdup(!o->cpu || !*o->cpu || !strcmp(o->cpu, "baseline") ? tgt->default_cpu : o->cpu);
+  return cpu;
+}
+
 LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, const glow_target *tgt,
                                          glow_resolved_target *r) {
   init_llvm();
@@ -261,16 +273,9 @@ LLVMTargetMachineRef glow_target_machine(const glow_target_options *o, const glo
   glow_sb_printf(&features, "%s", "");
   int native = o->cpu && !strcmp(o->cpu, "native");
   int baseline = !o->cpu || !*o->cpu || !strcmp(o->cpu, "baseline");
-  char *cpu;
-  if (native) {
-    char *host_features;
-    glow_host_cpu(&cpu, &host_features);
-    glow_sb_printf(&features, "%s", host_features);
-    free(host_features);
-  } else {
-    cpu = glow_xstrdup(baseline ? tgt->default_cpu : o->cpu);
-    glow_sb_printf(&features, "%s", tgt->default_features);
-  }
+  char *host_features, *cpu = resolve_cpu(o, tgt, &host_features);
+  glow_sb_printf(&features, "%s", native ? host_features : tgt->default_features);
+  free(host_features);
   if (o->features && *o->features)
     glow_sb_printf(&features, "%s%s", features.len ? "," : "", o->features);
   if (!native && !baseline && !cpu_fits(tgt, cpu, o->triple)) {
@@ -387,15 +392,14 @@ int glow_target_winograd(const glow_target_options *o) {
     return 0;
   if (!tgt->fma512_cpus)
     return GLOW_WINOGRAD_MIN_OUTPUTS;
-  char *cpu = NULL, *features = NULL;
-  if (o->cpu && !strcmp(o->cpu, "native"))
-    glow_host_cpu(&cpu, &features);
-  else
-    cpu = glow_xstrdup(o->cpu && *o->cpu && strcmp(o->cpu, "baseline") ? o->cpu : tgt->default_cpu);
+  char *features, *cpu = resolve_cpu(o, tgt, &features);
   size_t n = strlen(cpu);
   int wide = 0;
-  for (const char *s = tgt->fma512_cpus; !wide && (s = strstr(s, cpu)); s += n)
-    wide = (s == tgt->fma512_cpus || s[-1] == ' ') && (s[n] == ' ' || !s[n]);
+  for (const char *s = tgt->fma512_cpus; *s; s += strspn(s, " ")) { /* the list's names, one by one */
+    size_t k = strcspn(s, " ");
+    wide |= k == n && !strncmp(s, cpu, n);
+    s += k;
+  }
   free(cpu);
   free(features);
   return wide ? GLOW_WINOGRAD_MIN_OUTPUTS_FMA512 : GLOW_WINOGRAD_MIN_OUTPUTS;

@@ -229,7 +229,7 @@ static void wino_output(const wino_args *a, float *yn, const float *rn, const fl
          * do not follow from one to the next; prefetcht1, as conv.c's tiles. */                      \
         int64_t pc = xi + 2 < 36 ? c0 : c0 + WINO_CC, px = xi + 2 < 36 ? xi + 2 : xi + 2 - 36;                        \
         const float *pu = ub + (px * a->C + pc) * 16 * nbk;                                                          \
-        for (int64_t c = 0; pc < a->C && c < WINO_CC && pc + c < a->C; c++)                                            \
+        for (int64_t c = 0; c < WINO_CC && pc + c < a->C; c++)                                                         \
           for (int q = 0; q < NB; q++)                                                                                 \
             __builtin_prefetch(pu + c * 16 * nbk + q * 16, 0, 2);                                                      \
         for (int64_t gi = 0; gi < ng; gi++)                                                                            \
