@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Longer fuzzing on demand (CI runs each fuzzer 60 s: the sanitize tests). Builds the sanitized
+# Longer fuzzing on demand (CI runs each fuzzer 30 s: the sanitize tests). Builds the sanitized
 # tree with the libFuzzer targets if needed, runs every fuzzer (or those named) for SECONDS each
 # on a copy of its corpus, prints executions per fuzzer, keeps crashing inputs in
 # <tree>/fuzz-findings and, with --merge, adds the new inputs that reach new code to

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The sanitize tests (tests/sanitize/CMakeLists.txt).
-#   run.sh build <tree> <glowc source> <clang>   configure and build the sanitized tree
+#   run.sh build <tree> <glowc source> <clang> [kernels]   configure and build the sanitized tree
+#                                                (with [kernels], a built targets folder, its kernel bitcode)
 #   run.sh tests <tree>                          unit tests, integration tests, node tests, models there
 #   run.sh fuzz <tree> <parser> <seconds> <corpus dir> [keep dir]   one fuzzer for that long (the
 #                                                corpus it ends with copied to keep dir)
@@ -29,7 +30,7 @@ scan() {
 
 case $mode in
 build)
-  src=$3 clang=$4
+  src=$3 clang=$4 kernels=${5-}
   probe=$(mktemp -d)
   trap 'rm -rf "$probe"' EXIT
   echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return d && n > 1 && d[0] == 7; }' >"$probe/f.c"
@@ -43,7 +44,8 @@ build)
   rm -f "$tree/sanitize-ready"
   start=$(date +%s)
   CC=$clang CXX=$clangxx cmake -S "$src" -B "$tree" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DGLOWC_SANITIZE=ON -DGLOWC_FUZZ=ON >"$tree.configure.log" 2>&1 || { cat "$tree.configure.log"; exit 1; }
+    -DGLOWC_SANITIZE=ON -DGLOWC_FUZZ=ON -DGLOWC_KERNELS_FROM="$kernels" >"$tree.configure.log" 2>&1 ||
+    { cat "$tree.configure.log"; exit 1; }
   cmake --build "$tree" >"$tree.build.log" 2>&1 || { tail -50 "$tree.build.log"; exit 1; }
   echo "the sanitized tree ($tree) built in $(( $(date +%s) - start )) s"
   touch "$tree/sanitize-ready" ;;
