@@ -408,7 +408,8 @@ GLOW_KERNEL(conv_fast_f32) { glow_k_conv_fast_f32_part(t, p, 0, 1); }
 #define CONV_SPAN_INPUT (1 << 20)
 
 /* W packed at compile time: per group, per block of 16 * nb output channels
- * (M/G a multiple of it), panel[tap][c][16 * nb], blocks one after another.
+ * (M/G a multiple of it, or one group whose last block is padded with zero
+ * rows), panel[tap][c][16 * nb], blocks one after another.
  * t: Y, X, W (packed), B (B may be NULL); p: as glow_k_conv_f32, nb: panel_blocks. */
 GLOW_KERNEL_PART(conv_packed_f32) {
   float *y = (float *)t[0];
@@ -418,7 +419,7 @@ GLOW_KERNEL_PART(conv_packed_f32) {
   WIN_PARAMS(&cp->w);
   glow_epi e = glow_epi_get(&cp->epi);
   /* Registers for nb blocks at once, or one at a time. */
-  int64_t tb = glow_qdot_wide() ? nb : 1, bw = 16 * tb, nmb = Mg / bw, u0, u1, pfirst, pend;
+  int64_t tb = glow_qdot_wide() ? nb : 1, bw = 16 * tb, nmb = (Mg + bw - 1) / bw, u0, u1, pfirst, pend;
   /* Input channels per chunk: a panel of at most 64 KiB whole, else chunks of 32 KiB. */
   int64_t cchunk = Cg * ksz * bw <= 16384 ? Cg : 8192 / (ksz * bw);
   cchunk = cchunk < 1 ? 1 : cchunk;
@@ -446,7 +447,7 @@ GLOW_KERNEL_PART(conv_packed_f32) {
       /* Block m0 / (16 nb) of the packed panels, sub-block m0 % (16 nb) / 16 of it. */
       const float *panel = w + (g * Mg + m0 / (16 * nb) * 16 * nb) * Cg * ksz + m0 % (16 * nb);
       conv_tile_args a = {yb, x + (n * G + g) * Cg * isz, panel, b ? b + g * Mg + m0 : 0, 16 * nb, Cg * 16 * nb, Cg,
-                          0, bw, osz, isz, in, out, k, s, d, pb, 1};
+                          0, Mg - m0 < bw ? Mg - m0 : bw, osz, isz, in, out, k, s, d, pb, 1};
       conv_run(&a, tb, cchunk, up0, up1, 1, e, res ? res + (yb - y) : 0);
     }
 }
