@@ -265,6 +265,15 @@ def one(args, name):
     return name, "error", ("exit %d: " % rc) + out.strip()[:300]
 
 
+def shard(names, spec):
+    """The tests of shard "K/N" of the sorted names: every N-th from the K-th (K from 0); a
+    ValueError for a spec that is not K/N with 0 <= K < N."""
+    k, _, n = spec.partition("/")
+    if not (k.isdigit() and n.isdigit() and int(k) < int(n)):
+        raise ValueError("--shard takes K/N with 0 <= K < N (e.g. 0/2: the first of every two tests), not %r" % spec)
+    return sorted(names)[int(k)::int(n)]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--compiler")
@@ -283,6 +292,8 @@ def main():
     ap.add_argument("--verbose", action="store_true", help="print the driver's report for passing tests too")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--filter", default="")
+    ap.add_argument("--shard", help="K/N: of the selected tests, sorted, every N-th from the K-th only (the others "
+                    "are not run, and say so)")
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--keep", action="store_true", help="keep the work folders of passing tests")
     ap.add_argument("--results", help="write 'name<TAB>category<TAB>detail' lines here")
@@ -306,6 +317,16 @@ def main():
         names = [n for n in names if n in set(must)]
     if args.filter:
         names = [n for n in names if re.search(args.filter, n)]
+    if args.shard:
+        try:
+            picked = shard(names, args.shard)
+        except ValueError as e:
+            ap.error(str(e))
+        print("shard %s: %d of the %d selected tests; the other %d are not run here" % (
+            args.shard, len(picked), len(names), len(names) - len(picked)))
+        names = picked
+        if must is not None:
+            must = [n for n in must if n in set(names)]
     os.makedirs(args.work, exist_ok=True)
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Unit test of run-conformance.py's own logic (label: unit): the bfloat16 correction rounds to
 nearest even (values worked out by hand), a suite-defects entry changes a test's category only
-when the test fails the way its defect predicts, and compile errors map to their categories.
+when the test fails the way its defect predicts, compile errors map to their categories, and
+--shard picks every N-th test.
 
     test-harness.py <run-conformance.py>
 """
@@ -32,6 +33,18 @@ def main():
     def check(what, got, want):
         if got != want:
             failures.append("%s: got %r, want %r" % (what, got, want))
+
+    # --shard K/N: every N-th of the sorted names from the K-th; the shards cover all, once.
+    names = ["t%02d" % i for i in range(7)]
+    check("shard 0/2", rc.shard(names[::-1], "0/2"), ["t00", "t02", "t04", "t06"])
+    check("shard 1/2", rc.shard(names, "1/2"), ["t01", "t03", "t05"])
+    check("shard 2/3", rc.shard(names, "2/3"), ["t02", "t05"])
+    for bad in ("2/2", "1", "a/2", "-1/2", "1/0"):
+        try:
+            rc.shard(names, bad)
+            failures.append("shard %r: no error" % bad)
+        except ValueError:
+            pass
 
     # float32 bits -> bfloat16 bits, rounded to nearest even, by hand.
     cases = [(0x3F800000, 0x3F80),  # 1.0, exact
