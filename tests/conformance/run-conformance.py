@@ -326,7 +326,8 @@ def main():
             args.shard, len(picked), len(names), len(names) - len(picked)))
         names = picked
         if must is not None:
-            must = [n for n in must if n in set(names)]
+            picked = set(picked)
+            must = [n for n in must if n in picked]
     os.makedirs(args.work, exist_ok=True)
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
