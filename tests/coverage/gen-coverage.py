@@ -396,6 +396,18 @@ def pool():
         ("maxpool_2d_wide_s1_pads", "MaxPool", [1, 3, 5, 45], {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}, 12),
         ("maxpool_2d_wide_s2_dil_ceil", "MaxPool", [1, 2, 7, 77],
          {"kernel_shape": [3, 3], "strides": [2, 2], "dilations": [1, 2], "pads": [0, 1, 1, 0], "ceil_mode": 1}, 12),
+        # Rows of fewer than 16 outputs (float32 planes through two stack buffers, kernels/pool.c
+        # maxpool_planes_f32): googlenet's 14 x 14 and 28 -> 14, dilations with asymmetric pads, a
+        # wide window; and a plane too big for the buffers (the loop over taps)
+        ("maxpool_2d_planes_s1_pads_14", "MaxPool", [1, 3, 14, 14], {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]},
+         12),
+        ("maxpool_2d_planes_s2_ceil_28", "MaxPool", [1, 2, 28, 28],
+         {"kernel_shape": [3, 3], "strides": [2, 2], "ceil_mode": 1}, 12),
+        ("maxpool_2d_planes_dil_asym", "MaxPool", [1, 2, 13, 11],
+         {"kernel_shape": [3, 2], "strides": [1, 2], "dilations": [2, 2], "pads": [2, 1, 0, 1]}, 12),
+        ("maxpool_2d_planes_k5_s3", "MaxPool", [1, 2, 20, 15],
+         {"kernel_shape": [5, 5], "strides": [3, 3], "pads": [2, 2, 2, 2]}, 12),
+        ("maxpool_2d_planes_too_big", "MaxPool", [1, 1, 100, 100], {"kernel_shape": [3, 3], "strides": [8, 8]}, 12),
         ("maxpool_3d_ceil_dil", "MaxPool", [1, 2, 7, 6, 7],
          {"kernel_shape": [2, 3, 2], "strides": [2, 1, 2], "dilations": [1, 2, 2], "ceil_mode": 1}, 12),
         ("maxpool_3d_same_upper", "MaxPool", [1, 2, 5, 6, 7],
