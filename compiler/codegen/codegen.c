@@ -181,12 +181,45 @@ int glow_cg_emit_call(glow_cg *c, const glow_graph *g, const glow_plan *p, const
   return 0;
 }
 
-/* Runs parallel step `fn` in num_threads parts: through glow_parallel_for, the
- * runtime's thread pool (runtime/thread-pool.c), declared extern_weak so that a
- * program without the pool links and runs the step whole on its own thread. */
-static void emit_parallel_call(glow_cg *c, LLVMValueRef fn) {
+/* The pool's entry to parallel step `body` (the three areas, part, nparts):
+ * `<body>.parts` (the areas' array, part, nparts) loads the areas and calls it.
+ * The body keeps the step's attributes, the areas noalias among them: where the
+ * kernel read them from the array instead, LLVM could not tell its stack tiles
+ * from X or W, and stored squeezenet's 6 x 4 accumulators to the stack at every
+ * multiply-add (its 1000-class conv 2.6x slower than in a 1-thread bundle). */
+static LLVMValueRef parts_entry(glow_cg *c, LLVMValueRef body) {
   LLVMTypeRef pft_args[3] = {c->ptr, c->i32, c->i32};
   LLVMTypeRef step_t = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), pft_args, 3, 0);
+  LLVMTypeRef body_args[5] = {c->ptr, c->ptr, c->ptr, c->i32, c->i32};
+  LLVMTypeRef body_t = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), body_args, 5, 0);
+  size_t len;
+  const char *bname = LLVMGetValueName2(body, &len);
+  char name[128];
+  snprintf(name, sizeof name, "%.*s.parts", (int)len, bname);
+  LLVMValueRef fn = LLVMAddFunction(c->m, name, step_t);
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "nounwind");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
+  LLVMTypeRef arr_t = LLVMArrayType2(c->ptr, 3);
+  LLVMValueRef args[5];
+  for (int a = 0; a < 3; a++) {
+    LLVMValueRef idx[2] = {const_i64(c, 0), const_i64(c, (uint64_t)a)};
+    args[a] = LLVMBuildLoad2(b, c->ptr, LLVMBuildInBoundsGEP2(b, arr_t, LLVMGetParam(fn, 0), idx, 2, ""), "");
+  }
+  args[3] = LLVMGetParam(fn, 1);
+  args[4] = LLVMGetParam(fn, 2);
+  LLVMBuildCall2(b, body_t, body, args, 5, "");
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return fn;
+}
+
+/* Runs parallel step `body` in num_threads parts: through glow_parallel_for, the
+ * runtime's thread pool (runtime/thread-pool.c), declared extern_weak so that a
+ * program without the pool links and runs the step whole on its own thread. */
+static void emit_parallel_call(glow_cg *c, LLVMValueRef body) {
+  LLVMValueRef fn = parts_entry(c, body);
   LLVMTypeRef for_args[3] = {c->ptr, c->ptr, c->i32};
   LLVMTypeRef for_t = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), for_args, 3, 0);
   if (!c->pfor) {
@@ -204,8 +237,9 @@ static void emit_parallel_call(glow_cg *c, LLVMValueRef fn) {
   LLVMBuildCall2(c->b, for_t, c->pfor, fargs, 3, "");
   LLVMBuildBr(c->b, next);
   LLVMPositionBuilderAtEnd(c->b, alone);
-  LLVMValueRef sargs[3] = {c->areas, LLVMConstInt(c->i32, 0, 0), LLVMConstInt(c->i32, 1, 0)};
-  LLVMBuildCall2(c->b, step_t, fn, sargs, 3, "");
+  LLVMTypeRef body_args[5] = {c->ptr, c->ptr, c->ptr, c->i32, c->i32};
+  LLVMValueRef sargs[5] = {c->area[1], c->area[2], c->area[3], LLVMConstInt(c->i32, 0, 0), LLVMConstInt(c->i32, 1, 0)};
+  LLVMBuildCall2(c->b, LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), body_args, 5, 0), body, sargs, 5, "");
   LLVMBuildBr(c->b, next);
   LLVMPositionBuilderAtEnd(c->b, next);
 }
@@ -242,17 +276,14 @@ static int emit_step(glow_cg *c, const glow_graph *g, const glow_plan *p, const 
   snprintf(pname, sizeof pname, "%s_part", kc.kernel);
   int parallel = c->num_threads > 1 && !kc.decl && (LLVMGetNamedFunction(c->m, pname) || kc.split_n > 1) &&
                  glow_step_work(g, n) >= (int64_t)c->thread_min_work * c->num_threads;
-  LLVMTypeRef args[3] = {c->ptr, c->ptr, c->ptr}, pargs[3] = {c->ptr, c->i32, c->i32};
-  LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), parallel ? pargs : args, 3, 0);
+  /* The three areas, then (parallel) part and nparts: parts_entry calls it from the pool. */
+  LLVMTypeRef args[5] = {c->ptr, c->ptr, c->ptr, c->i32, c->i32};
+  LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), args, parallel ? 5 : 3, 0);
   char name[96];
   snprintf(name, sizeof name, "%.40s.step%d.%.32s", net, step, glow_op_get(n->op)->onnx_name);
   LLVMValueRef fn = LLVMAddFunction(c->m, name, ft);
   LLVMSetLinkage(fn, LLVMInternalLinkage);
-  if (parallel) {
-    add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "nounwind");
-    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(c->ctx, "no-builtins", 11, "", 0));
-  } else
-    glow_cg_step_attrs(c, fn);
+  glow_cg_step_attrs(c, fn);
   add_enum_attr(c->ctx, fn, LLVMAttributeFunctionIndex, "noinline");
   unsigned line = glow_listing_line(step);
   char dname[160] = "";
@@ -264,18 +295,11 @@ static int emit_step(glow_cg *c, const glow_graph *g, const glow_plan *p, const 
   LLVMPositionBuilderAtEnd(c->b, LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"));
   glow_dbg_at(c->dbg, c->b, sp, line);
   LLVMValueRef part[2] = {NULL, NULL};
-  if (parallel) { /* areas from the entry's array; part and nparts widened for the kernel */
-    LLVMTypeRef arr_t = LLVMArrayType2(c->ptr, 3);
-    for (int a = 1; a <= 3; a++) {
-      LLVMValueRef idx[2] = {const_i64(c, 0), const_i64(c, (uint64_t)(a - 1))};
-      LLVMValueRef slot = LLVMBuildInBoundsGEP2(c->b, arr_t, LLVMGetParam(fn, 0), idx, 2, "");
-      c->area[a] = LLVMBuildLoad2(c->b, c->ptr, slot, "");
-    }
-    part[0] = LLVMBuildSExt(c->b, LLVMGetParam(fn, 1), c->i64, "");
-    part[1] = LLVMBuildSExt(c->b, LLVMGetParam(fn, 2), c->i64, "");
-  } else {
-    for (int a = 1; a <= 3; a++)
-      c->area[a] = LLVMGetParam(fn, (unsigned)(a - 1));
+  for (int a = 1; a <= 3; a++)
+    c->area[a] = LLVMGetParam(fn, (unsigned)(a - 1));
+  if (parallel) { /* part and nparts widened for the kernel */
+    part[0] = LLVMBuildSExt(c->b, LLVMGetParam(fn, 3), c->i64, "");
+    part[1] = LLVMBuildSExt(c->b, LLVMGetParam(fn, 4), c->i64, "");
   }
   int rc = glow_cg_emit_call(c, g, p, n, &kc, parallel ? part : NULL);
   glow_kcall_free(&kc);

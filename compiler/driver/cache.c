@@ -270,7 +270,7 @@ int glow_cache_key(const glow_driver_options *d, char key[65]) {
    * which changed how many clang idents some objects' .comment repeats; 13: Winograd only on planes
    * of 400 outputs and more on CPUs with two 512-bit FMAs; 14: convs whose output channels are not
    * a multiple of 16 take packed panels, padded), so that an older entry is never handed out. */
-  field_str(&s, "bundle-format", "14");
+  field_str(&s, "bundle-format", "15");
   field_str(&s, "kernels", tgt->name);
   field(&s, "bitcode", tgt->bitcode, *tgt->bitcode_size);
   for (int i = 0; i < glow_noptions; i++) {
