@@ -1,20 +1,47 @@
 /* The split decision of -num-threads: a step splits into parts only when each
- * part gets enough work to pay for handing it to another thread (the pool wakes
- * a spinning worker in about a microsecond, and a part's share of a small step
- * is less than that). Work is an estimate: multiply-adds for convolutions and
- * matrix products (outputs times the reduction), for the rest the first input's
- * elements or the output's, the larger (pooling reads each input about once per
- * tap, elementwise each once, a broadcast writes each output once). */
+ * part gets enough work to pay for handing it to another thread. Work is an
+ * estimate of the step's time in units of one multiply-add of a dense float
+ * convolution (about 0.013 ns on a Zen 5 core), from its shapes:
+ *   - convolutions and matrix products: multiply-adds (outputs times the
+ *     reduction), times 4 where each output sums fewer than 32 products
+ *     (depthwise: 0.025-0.08 ns each, measured in mobilenet_v2, mnasnet0_5 and
+ *     efficientnet_b0), times 8 where the weights are read for one pixel or one
+ *     row (a fully connected layer at batch 1, a 1x1 conv on a 1x1 plane:
+ *     0.11-0.19 ns each, bound by the weights' bytes), divided by 4 for 8-bit
+ *     integers (a VNNI instruction does 4 times a float FMA's products);
+ *   - other steps: 8 per element of the first input or the output, the larger
+ *     (elementwise 0.07-0.1 ns an element; a pool reads each input about once
+ *     per tap, a broadcast writes each output once).
+ * A split costs 2-4 us on the 2-core Zen 5 VM (the pool's round trip, 1 us, and
+ * the other core's half of the data crossing back, about 8 ns a cache line):
+ * googlenet's convs of 1.4M multiply-adds (17-35 us) ran 1.5-1.8x faster in 2
+ * parts, the transformer's 16 x 128 x 128 Gemm (4 us) 1.5x slower. */
 #include "codegen/codegen-internal.h"
 
 static int64_t numel(const glow_graph *g, int id) { return id >= 0 ? glow_value_numel(&g->vals[id]) : 0; }
 
+static int is_int8_product(glow_op op) {
+  return op == GLOW_OP_CONV_INTEGER || op == GLOW_OP_QLINEAR_CONV || op == GLOW_OP_QLINEAR_MAT_MUL ||
+         op == GLOW_OP_MAT_MUL_INTEGER;
+}
+
+/* Multiply-adds of `macs` products of `red` terms each, `rows` outputs sharing the weights' reads. */
+static int64_t product_work(glow_op op, int64_t macs, int64_t red, int64_t rows) {
+  int64_t w = rows <= 1 ? macs * 8 : red < 32 ? macs * 4 : macs;
+  return is_int8_product(op) ? w / 4 : w;
+}
+
 int64_t glow_step_work(const glow_graph *g, const glow_node *n) {
   int64_t out = n->nout > 0 ? numel(g, n->out[0]) : 0;
+  const glow_value *y = n->nout > 0 ? &g->vals[n->out[0]] : NULL;
   int wi = n->op == GLOW_OP_CONV || n->op == GLOW_OP_CONV_INTEGER ? 1 : n->op == GLOW_OP_QLINEAR_CONV ? 3 : -1;
   if (wi >= 0 && n->nin > wi) { /* W: M x C/group x taps, so each output sums numel(W) / M products */
     const glow_value *w = &g->vals[n->in[wi]];
-    return w->rank > 0 && w->dims[0] > 0 ? out * (glow_value_numel(w) / w->dims[0]) : out;
+    if (w->rank == 0 || w->dims[0] <= 0)
+      return out * 8;
+    int64_t red = glow_value_numel(w) / w->dims[0];
+    int64_t plane = y && y->rank > 2 && y->dims[0] * y->dims[1] > 0 ? out / (y->dims[0] * y->dims[1]) : out;
+    return product_work(n->op, out * red, red, plane);
   }
   if (n->op == GLOW_OP_CONV_WINOGRAD && n->nin > 1) /* U: M x C x 6 x 6; the direct conv's 9 C products */
     return out * 9 * g->vals[n->in[1]].dims[1];
@@ -23,10 +50,17 @@ int64_t glow_step_work(const glow_graph *g, const glow_node *n) {
     const glow_value *a = &g->vals[n->in[0]];
     int trans_a = n->op == GLOW_OP_GEMM && glow_attr_int(n, "transA", 0);
     int64_t k = a->rank == 0 ? 1 : trans_a && a->rank == 2 ? a->dims[0] : a->dims[a->rank - 1];
-    return out * k;
+    /* A's rows that share B: all of them where B is a constant matrix (the batch folds
+     * into the rows), else the rows of one product. */
+    int64_t rows = a->rank < 2 ? 1 : trans_a && a->rank == 2 ? a->dims[1] : a->dims[a->rank - 2];
+    int bi = n->op == GLOW_OP_QLINEAR_MAT_MUL ? 3 : 1;
+    const glow_value *b = n->nin > bi && n->in[bi] >= 0 ? &g->vals[n->in[bi]] : NULL;
+    if (b && b->kind == GLOW_VAL_CONST && b->rank == 2 && k > 0)
+      rows = glow_value_numel(a) / k;
+    return product_work(n->op, out * k, k, rows);
   }
   /* The larger of the first input and the output: a broadcast's output (squeeze-excite's
    * per-channel scale, Mul(s, x) with s of 1 x C x 1 x 1) outgrows its first input. */
   int64_t in0 = n->nin > 0 ? numel(g, n->in[0]) : 0;
-  return in0 > out ? in0 : out;
+  return 8 * (in0 > out ? in0 : out);
 }
