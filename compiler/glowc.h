@@ -134,7 +134,7 @@ typedef struct glow_karg {
 #define GLOW_KCALL_MAX_ARGS 8
 
 /* -num-threads-min-work's default: the least work per part for a step to split. */
-#define GLOW_THREAD_MIN_WORK 262144
+#define GLOW_THREAD_MIN_WORK 524288
 
 /* A kernel call: what codegen emits for one node. */
 typedef struct glow_kcall {

@@ -3,19 +3,24 @@
  * estimate of the step's time in units of one multiply-add of a dense float
  * convolution (about 0.013 ns on a Zen 5 core), from its shapes:
  *   - convolutions and matrix products: multiply-adds (outputs times the
- *     reduction), times 4 where each output sums fewer than 32 products
+ *     reduction), times 8 where each output sums fewer than 32 products
  *     (depthwise: 0.025-0.08 ns each, measured in mobilenet_v2, mnasnet0_5 and
- *     efficientnet_b0), times 8 where the weights are read for one pixel or one
- *     row (a fully connected layer at batch 1, a 1x1 conv on a 1x1 plane:
- *     0.11-0.19 ns each, bound by the weights' bytes), divided by 4 for 8-bit
- *     integers (a VNNI instruction does 4 times a float FMA's products);
+ *     efficientnet_b0; shufflenet's 3x3 on 14 x 14 x 116, about 10 us, gained
+ *     in 2 parts) or where the weights are read for one pixel or one row (a
+ *     fully connected layer at batch 1, a 1x1 conv on a 1x1 plane: 0.11-0.19 ns
+ *     each, bound by the weights' bytes), divided by 4 for 8-bit integers (a
+ *     VNNI instruction does 4 times a float FMA's products);
+ *   - pools: 4 per tap of each output;
  *   - other steps: 8 per element of the first input or the output, the larger
- *     (elementwise 0.07-0.1 ns an element; a pool reads each input about once
- *     per tap, a broadcast writes each output once).
+ *     (elementwise 0.07-0.1 ns an element; a broadcast writes each output once).
  * A split costs 2-4 us on the 2-core Zen 5 VM (the pool's round trip, 1 us, and
- * the other core's half of the data crossing back, about 8 ns a cache line):
- * googlenet's convs of 1.4M multiply-adds (17-35 us) ran 1.5-1.8x faster in 2
- * parts, the transformer's 16 x 128 x 128 Gemm (4 us) 1.5x slower. */
+ * the other core's half of the data crossing back, about 8 ns a cache line),
+ * and more while the host is busy (2-thread runs there swing by 1.5x between
+ * spells): googlenet's convs of 1.4M multiply-adds (17-35 us) ran 1.5-1.8x
+ * faster in 2 parts, the transformer's 16 x 128 x 128 Gemm (4 us) 1.5x slower,
+ * and its 786k and 524k products, 6-9 us, gained in some spells and lost in
+ * others; the default (GLOW_THREAD_MIN_WORK, 524288 a part) keeps steps under
+ * about 13 us whole. */
 #include "codegen/codegen-internal.h"
 
 static int64_t numel(const glow_graph *g, int id) { return id >= 0 ? glow_value_numel(&g->vals[id]) : 0; }
@@ -27,7 +32,7 @@ static int is_int8_product(glow_op op) {
 
 /* Multiply-adds of `macs` products of `red` terms each, `rows` outputs sharing the weights' reads. */
 static int64_t product_work(glow_op op, int64_t macs, int64_t red, int64_t rows) {
-  int64_t w = rows <= 1 ? macs * 8 : red < 32 ? macs * 4 : macs;
+  int64_t w = rows <= 1 || red < 32 ? macs * 8 : macs;
   return is_int8_product(op) ? w / 4 : w;
 }
 
@@ -61,6 +66,17 @@ int64_t glow_step_work(const glow_graph *g, const glow_node *n) {
   }
   /* The larger of the first input and the output: a broadcast's output (squeeze-excite's
    * per-channel scale, Mul(s, x) with s of 1 x C x 1 x 1) outgrows its first input. */
-  int64_t in0 = n->nin > 0 ? numel(g, n->in[0]) : 0;
-  return 8 * (in0 > out ? in0 : out);
+  int64_t in0 = n->nin > 0 ? numel(g, n->in[0]) : 0, work = 8 * (in0 > out ? in0 : out);
+  const int64_t *ks;
+  int nk = n->op == GLOW_OP_MAX_POOL || n->op == GLOW_OP_AVERAGE_POOL || n->op == GLOW_OP_LP_POOL ||
+                   n->op == GLOW_OP_QLINEAR_AVERAGE_POOL
+               ? glow_attr_ints(n, "kernel_shape", &ks)
+               : -1;
+  if (nk > 0) { /* 4 a tap of each output (googlenet's 3x3 MaxPools: 0.5 ns an input element) */
+    int64_t taps = 1;
+    for (int i = 0; i < nk; i++)
+      taps *= ks[i] > 0 ? ks[i] : 1;
+    work = work > 4 * out * taps ? work : 4 * out * taps;
+  }
+  return work;
 }
