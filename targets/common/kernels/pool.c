@@ -190,11 +190,11 @@ static inline int maxpool_planes_f32(uint8_t *const *t, const int64_t *p, int64_
     for (int64_t r = 0; r < PH; r++) { /* the padding, then X's columns as one run */
       int64_t ih = r - pb[1], a = (uint64_t)ih < (uint64_t)IH ? c0 : PW, e = a < PW ? c1 : PW;
       float *br = b + r * PW;
-      const float *xr = xp + ih * IW - pb[2];
+      const float *xr = a < PW ? xp + ih * IW : xp; /* X's row ih, whose column c - pb[2] is br[c] */
       for (int64_t c = 0; c < a; c++)
         br[c] = lowest;
       for (int64_t c = a; c < e; c++)
-        br[c] = xr[c];
+        br[c] = xr[c - pb[2]];
       for (int64_t c = e; c < PW; c++)
         br[c] = lowest;
     }
