@@ -7,8 +7,10 @@
     perf record -e cpu-clock -o out/perf.data out/bench out/model.weights.bin 40 3 1
     bench/step-profile.py out/graph.dot out/perf.data <median ms> [top N]
 
-Each step of a bundle is a function named `model.step<i>.<Op>`; perf's share of
-samples per step times the median latency gives its milliseconds. Steps are
+Each step of a bundle is a function named `model.step<i>.<Op>`; its share of the
+samples in steps (those in Winograd's shared units, glow_ks_wino_unit_*, added to
+the ConvWinograd steps by their multiply-adds) times the median latency gives its
+milliseconds. Steps are
 matched to the graph's nodes in order by op name (views such as Reshape have no
 step). float32 Convs are classed as depthwise (dw), pointwise (1x1) or by kernel
 size, with their GFLOP/s; other steps by op. A profile, not a test: cpu-clock
@@ -40,15 +42,20 @@ def graph_nodes(dot):
 
 
 def step_shares(data):
-    """{step index: (percent of samples, op)} from perf report."""
+    """{step index: (percent of samples, op)} from perf report, and the percent in
+    Winograd's shared units (glow_ks_wino_unit_*: compiled once per bundle, out of
+    line, and called by every ConvWinograd step: 20% of squeezenet1_1's samples)."""
     out = subprocess.run(['perf', 'report', '-i', data, '--sort', 'symbol', '--stdio'],
                          capture_output=True, text=True, check=True).stdout
-    shares = {}
+    shares, wino = {}, 0.0
     for line in out.splitlines():
         m = re.match(r'\s*([\d.]+)%\s+\[\.\]\s+\w+\.step(\d+)\.(\w+)', line)
         if m:
             shares[int(m.group(2))] = (float(m.group(1)), m.group(3))
-    return shares
+        m = re.match(r'\s*([\d.]+)%\s+\[\.\]\s+glow_ks_wino_unit_\w+', line)
+        if m:
+            wino += float(m.group(1))
+    return shares, wino
 
 
 def conv_class(x, w, y):
@@ -83,9 +90,12 @@ def coarse(kind):
 
 
 def step_rows(dot, data, total_ms):
-    """[(step, kind, ms, multiply-adds, input shapes)] of a bundle's profile."""
+    """[(step, kind, ms, multiply-adds, input shapes)] of a bundle's profile. The
+    samples in Winograd's shared units go to the ConvWinograd steps in proportion
+    to their multiply-adds; the steps' milliseconds are their shares of the samples
+    in steps and units (not in loading the weights) times the median latency."""
     nodes, shapes, outs = graph_nodes(dot)
-    shares = step_shares(data)
+    shares, wino = step_shares(data)
     rows, j = [], 0
     for s in sorted(shares):
         pct, op = shares[s]
@@ -107,8 +117,14 @@ def step_rows(dot, data, total_ms):
                 w = w[:2] + [3, 3]
             cls, macs = conv_class(ins[0], w, outs.get(nid))
             cls = cls.replace('Conv', op, 1)
-        rows.append((s, cls, pct * total_ms / 100, macs, [ins[0], ins[wi or 1]] if len(ins) > (wi or 1) else ins))
-    return rows
+        rows.append((s, cls, pct, macs, [ins[0], ins[wi or 1]] if len(ins) > (wi or 1) else ins))
+    wmacs = sum(r[3] for r in rows if r[1].startswith('ConvWinograd'))
+    if wino and not wmacs:
+        sys.exit('samples in glow_ks_wino_unit_* but no ConvWinograd step: wrong dot file?')
+    rows = [(s, cls, pct + (wino * macs / wmacs if cls.startswith('ConvWinograd') else 0), macs, ins)
+            for s, cls, pct, macs, ins in rows]
+    in_steps = sum(r[2] for r in rows)
+    return [(s, cls, pct * total_ms / in_steps if in_steps else 0, macs, ins) for s, cls, pct, macs, ins in rows]
 
 
 def main():
