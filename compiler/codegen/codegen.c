@@ -190,8 +190,6 @@ int glow_cg_emit_call(glow_cg *c, const glow_graph *g, const glow_plan *p, const
 static LLVMValueRef parts_entry(glow_cg *c, LLVMValueRef body) {
   LLVMTypeRef pft_args[3] = {c->ptr, c->i32, c->i32};
   LLVMTypeRef step_t = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), pft_args, 3, 0);
-  LLVMTypeRef body_args[5] = {c->ptr, c->ptr, c->ptr, c->i32, c->i32};
-  LLVMTypeRef body_t = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), body_args, 5, 0);
   size_t len;
   const char *bname = LLVMGetValueName2(body, &len);
   char name[128];
@@ -209,7 +207,7 @@ static LLVMValueRef parts_entry(glow_cg *c, LLVMValueRef body) {
   }
   args[3] = LLVMGetParam(fn, 1);
   args[4] = LLVMGetParam(fn, 2);
-  LLVMBuildCall2(b, body_t, body, args, 5, "");
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(body), body, args, 5, "");
   LLVMBuildRetVoid(b);
   LLVMDisposeBuilder(b);
   return fn;
@@ -237,9 +235,8 @@ static void emit_parallel_call(glow_cg *c, LLVMValueRef body) {
   LLVMBuildCall2(c->b, for_t, c->pfor, fargs, 3, "");
   LLVMBuildBr(c->b, next);
   LLVMPositionBuilderAtEnd(c->b, alone);
-  LLVMTypeRef body_args[5] = {c->ptr, c->ptr, c->ptr, c->i32, c->i32};
   LLVMValueRef sargs[5] = {c->area[1], c->area[2], c->area[3], LLVMConstInt(c->i32, 0, 0), LLVMConstInt(c->i32, 1, 0)};
-  LLVMBuildCall2(c->b, LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), body_args, 5, 0), body, sargs, 5, "");
+  LLVMBuildCall2(c->b, LLVMGlobalGetValueType(body), body, sargs, 5, "");
   LLVMBuildBr(c->b, next);
   LLVMPositionBuilderAtEnd(c->b, next);
 }
