@@ -170,7 +170,10 @@ static inline void maxpool_v16_f32(uint8_t *const *t, const int64_t *p, int64_t 
  * in order as v > m ? v : m (maxps), as the loop over taps does: a NaN is
  * passed over, and of equal maxima (+0 and -0) the first in row-major tap order
  * wins, which is the first row's first column in both passes. Returns 0 where
- * it does not apply. */
+ * it does not apply. The same scheme as the integer types' maxpool_planes
+ * below, in explicit vectors: that macro's loops start each max from the first
+ * tap, which would keep a NaN there, and started from -inf they ran 10-13%
+ * slower on 14 x 14 and 7 x 7 (Zen 5, 528 and 832 planes alone). */
 #define MAXPOOL_F32_FLOATS (GLOW_STACK_PANEL_FLOATS / 2) /* per buffer: two of them, one panel */
 
 static inline int maxpool_planes_f32(uint8_t *const *t, const int64_t *p, int64_t nc0, int64_t nc1) {
