@@ -455,6 +455,9 @@ int glow_pass_winograd(glow_graph *g, const glow_pass_options *o);
 /* ops/nn-conv.c: for a float32 Conv that ConvWinograd can run, its blocks of 16 output channels
  * per panel (as glow_conv_panel_blocks) and its pads (top, left, bottom, right); 0 if it cannot */
 int glow_conv_winograd_fit(const glow_graph *g, const glow_node *n, int max_blocks, int min_outputs, int64_t pads[4]);
+/* passes/fuse-conv-pool.c: a packed float32 2-D Conv and the MaxPool after it as one
+ * ConvMaxPool node (compiling only, where o->conv_winograd: the target's stacks hold the ring) */
+int glow_pass_fuse_conv_pool(glow_graph *g, const glow_pass_options *o);
 /* ops/nn-conv-winograd.c: U = G g G^T of M x C 3x3 filters w, per block of 16 * nb output
  * channels U[block][xi][c][16 * nb] (36 * M * C floats) */
 void glow_winograd_weights(const float *w, int64_t M, int64_t C, int64_t nb, float *u);

@@ -48,6 +48,12 @@ int64_t glow_step_work(const glow_graph *g, const glow_node *n) {
     int64_t plane = y && y->rank > 2 && y->dims[0] * y->dims[1] > 0 ? out / (y->dims[0] * y->dims[1]) : out;
     return product_work(n->op, out * red, red, plane);
   }
+  const int64_t *pw; /* ConvMaxPool: the conv's products (outputs: the pool's input plane) and the pool's taps */
+  if (n->op == GLOW_OP_CONV_MAX_POOL && n->nin > 1 && y && y->rank == 4 && glow_attr_ints(n, "glow.pool_win", &pw) == 21) {
+    const glow_value *w = &g->vals[n->in[1]];
+    int64_t red = w->rank > 0 && w->dims[0] > 0 ? glow_value_numel(w) / w->dims[0] : 1, plane = pw[1] * pw[2];
+    return product_work(n->op, y->dims[0] * y->dims[1] * plane * red, red, plane) + 4 * out * pw[7] * pw[8];
+  }
   if (n->op == GLOW_OP_CONV_WINOGRAD && n->nin > 1) /* U: M x C x 6 x 6; the direct conv's 9 C products */
     return out * 9 * g->vals[n->in[1]].dims[1];
   if (n->op == GLOW_OP_GEMM || n->op == GLOW_OP_MAT_MUL || n->op == GLOW_OP_QLINEAR_MAT_MUL ||

@@ -303,6 +303,17 @@ int glow_conv_winograd_fit(const glow_graph *g, const glow_node *n, int max_bloc
   return max_blocks >= 4 && c.M % 64 == 0 ? 4 : max_blocks >= 2 && c.M % 32 == 0 ? 2 : 1;
 }
 
+int glow_conv_packed_abi(const glow_graph *g, const glow_node *n, glow_abi_conv *a) {
+  conv_shape c;
+  int64_t nb = glow_attr_int(n, "glow.w_panel", 0);
+  if (!nb || conv_get(g, n, 0, &c) || glow_in(g, n, 0)->dt != GLOW_DT_F32 || pointwise_as_matmul(g, n, &c))
+    return -1;
+  glow_abi_conv r = {.N = c.N, .G = c.G, .Cg = c.Cg, .Mg = c.Mg, .w = glow_nn_win_abi(&c.w), .epi = glow_nn_conv_epi(n),
+                     .panel_blocks = nb};
+  *a = r;
+  return 0;
+}
+
 static int lower_conv(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   conv_shape c;
   if (conv_get(g, n, 0, &c))

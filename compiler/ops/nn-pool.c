@@ -123,6 +123,14 @@ static int eval_pool(const glow_graph *g, const glow_node *n, void *const *outs,
   return 0;
 }
 
+int glow_nn_pool_win(const glow_graph *g, const glow_node *n, glow_abi_win *a) {
+  glow_nn_win w;
+  if (is_global(n) || pool_get(g, n, &w))
+    return -1;
+  *a = glow_nn_win_abi(&w);
+  return 0;
+}
+
 static int lower_pool(const glow_graph *g, const glow_node *n, glow_kcall *kc) {
   glow_nn_win w;
   if (pool_get(g, n, &w))

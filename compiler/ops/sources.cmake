@@ -32,6 +32,7 @@ set(GLOWC_OP_SOURCES
   ops/nn-window.c
   ops/nn-conv.c
   ops/nn-conv-winograd.c
+  ops/nn-conv-pool.c
   ops/nn-convtranspose.c
   ops/nn-norm.c
   ops/nn-pool.c

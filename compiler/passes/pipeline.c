@@ -38,6 +38,8 @@ const glow_pass_info glow_passes[] = {
      "float32 3x3 convs on planes of 14 x 14 or more (20 x 20: Zen 5) run by Winograd F(4x4, 3x3)"},
     {"pack-conv-weights", GLOW_PASS_CODEGEN, 0, glow_pass_pack_conv_weights,
      "constant float32 Conv weights in the conv kernel's panels"},
+    {"fuse-conv-pool", GLOW_PASS_CODEGEN, 0, glow_pass_fuse_conv_pool,
+     "a packed float32 Conv and the MaxPool after it run as one step (the conv's output stays in cache)"},
     {"dead-nodes", GLOW_PASS_CODEGEN, 0, glow_pass_dead_nodes, "nodes left unused by the fusions removed"},
 };
 const int glow_npasses = sizeof glow_passes / sizeof glow_passes[0];

@@ -147,6 +147,19 @@ typedef struct glow_abi_conv_wino {
 } glow_abi_conv_wino;
 _Static_assert(sizeof(glow_abi_conv_wino) == 13 * sizeof(int64_t), "glow_abi_conv_wino: 13 params");
 
+/* ConvMaxPool (kernels/conv-pool.c, compiler/ops/nn-conv-pool.c): a float32 2-D Conv
+ * whose weights are packed (conv_packed_f32's parameters, conv) and the MaxPool after it
+ * (pool, its window over the conv's output), in one step: the conv's output rows go
+ * through a stack ring of GLOW_CONV_POOL_RING_FLOATS floats (the rows one pool row
+ * reads, all channels: (pool k - 1) * dilation + 1 rows of M x OW) instead of memory. */
+typedef struct glow_abi_conv_pool {
+  glow_abi_conv conv;
+  glow_abi_win pool;
+} glow_abi_conv_pool;
+_Static_assert(sizeof(glow_abi_conv_pool) == 50 * sizeof(int64_t), "glow_abi_conv_pool: 50 params");
+#define GLOW_CONV_POOL_RING_FLOATS 32768
+#define GLOW_CONV_POOL_MAX_ROWS 16 /* rows of the pool window */
+
 /* ConvInteger (kernels/conv.c): wz_per_channel, w_zero_point holds one value per
  * output channel. */
 typedef struct glow_abi_conv_integer {

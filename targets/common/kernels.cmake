@@ -25,6 +25,7 @@ set(GLOWC_KERNEL_SOURCES
   kernels/conv-dw.c
   kernels/conv-transpose.c
   kernels/conv-winograd.c
+  kernels/conv-pool.c
   kernels/norm.c
   kernels/det.c
   kernels/pool.c

@@ -840,6 +840,44 @@ def fused():
               {"x": R([1, 3, 5, 5]), "w": RK([8, 3, 3, 3])})
 
 
+def conv_pool():
+    """Conv -> (Relu) -> MaxPool that passes/fuse-conv-pool.c runs as one step
+    (kernels/conv-pool.c: the conv's rows through a ring, each pool row as soon as its rows
+    are made): conv outputs of 1 MiB and more (the pass's threshold), pool windows with
+    padding, ceil_mode, dilation, stride 1, rows of fewer than 16 outputs (one by one),
+    output channels that do not fill a panel, two groups, two images; and, not fused, a
+    conv output also used elsewhere."""
+    relu = [("Relu", ["c"], "a", {})]
+    cases = {  # name: x, w, conv attrs, relu?, pool attrs
+        "s2_pads": ([1, 3, 259, 259], [16, 3, 3, 3], {"strides": [2, 2]}, True,
+                    {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),
+        "ceil": ([1, 3, 130, 130], [16, 3, 3, 3], {"pads": [1, 1, 1, 1]}, True,
+                 {"kernel_shape": [3, 3], "strides": [2, 2], "ceil_mode": 1}),
+        "dil_asym_s1": ([1, 3, 130, 131], [16, 3, 3, 3], {"pads": [1, 1, 1, 1]}, False,
+                        {"kernel_shape": [2, 3], "dilations": [2, 2], "pads": [1, 1, 0, 1]}),
+        "narrow_rows": ([1, 3, 1400, 14], [16, 3, 3, 3], {}, True, {"kernel_shape": [3, 3], "strides": [2, 2]}),
+        "m24_nobias": ([1, 4, 130, 130], [24, 4, 3, 3], {"pads": [1, 1, 1, 1]}, True,
+                       {"kernel_shape": [2, 2], "strides": [2, 2]}),
+        "groups2": ([1, 4, 130, 130], [32, 2, 3, 3], {"pads": [1, 1, 1, 1], "group": 2}, True,
+                    {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [0, 0, 1, 1]}),
+        "batch2_7x7": ([2, 3, 262, 262], [16, 3, 7, 7], {"strides": [2, 2], "pads": [3, 3, 3, 3]}, True,
+                       {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),
+    }
+    for name, (xs, ws, ca, act, pa) in cases.items():
+        nobias = name.endswith("nobias")
+        inputs = {"x": R(xs), "w": RK(ws)}
+        if not nobias:
+            inputs["b"] = RK([ws[0]])
+        conv = ("Conv", ["x", "w"] + ([] if nobias else ["b"]), "c", ca)
+        add_chain("convpool_" + name, [conv] + (relu if act else []) + [("MaxPool", ["a" if act else "c"], "y", pa)],
+                  inputs)
+    # Not fused: the conv output is also used elsewhere (both uses must see it).
+    add_chain("convpool_not_shared", [("Conv", ["x", "w"], "c", {"pads": [1, 1, 1, 1]}),
+                                      ("MaxPool", ["c"], "p", {"kernel_shape": [2, 2], "strides": [2, 2]}),
+                                      ("ReduceMax", ["c"], "q", {"axes": [2, 3]}), ("Add", ["p", "q"], "y", {})],
+              {"x": R([1, 3, 130, 130]), "w": RK([16, 3, 3, 3])})
+
+
 def lookup():
     """Quantized activations that the compiler folds into a 256-byte table (quant/fold-lookup.c,
     IntLookupTable): Q -> DQ -> activation -> Q -> DQ, inputs spanning every byte, 64 bytes at a time
@@ -855,7 +893,8 @@ def lookup():
                        "so": K(np.array(1.0 / 128, F32)), "zo": K(np.array(zp, t))}, opset=13)
 
 
-FAMILIES = [elementwise, unary, cast, reductions, conv, pool, norms, matmul, tensor, resize, quant, fused, lookup]
+FAMILIES = [elementwise, unary, cast, reductions, conv, pool, norms, matmul, tensor, resize, quant, fused, conv_pool,
+            lookup]
 
 
 def main():

@@ -26,7 +26,7 @@ for pass in fold-batchnorm fuse-epilogue; do
   fi
 done
 list=$("$mc" -print-passes)
-want="infer-fold fold-batchnorm fold-qdq (plugins) fold-lookup materialize-outputs pack-weights dead-nodes quantize fold-lookup pack-weights dead-nodes assert-quantized fuse-epilogue winograd pack-conv-weights dead-nodes"
+want="infer-fold fold-batchnorm fold-qdq (plugins) fold-lookup materialize-outputs pack-weights dead-nodes quantize fold-lookup pack-weights dead-nodes assert-quantized fuse-epilogue winograd pack-conv-weights fuse-conv-pool dead-nodes"
 got=$(awk 'NR > 1 {print $1}' <<<"$list" | xargs)
 [ "$got" = "$want" ] || { echo "FAIL: -print-passes lists '$got', want '$want'"; status=1; }
 exit $status

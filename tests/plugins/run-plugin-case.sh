@@ -60,7 +60,7 @@ print-passes)
   echo "$list"
   got=$(awk 'NR > 1 {print $1}' <<<"$list" | xargs)
   want="infer-fold fold-batchnorm fold-qdq summary fuse-layernorm fold-lookup materialize-outputs pack-weights dead-nodes quantize"
-  want+=" fold-lookup pack-weights dead-nodes assert-quantized fuse-epilogue winograd pack-conv-weights dead-nodes"
+  want+=" fold-lookup pack-weights dead-nodes assert-quantized fuse-epilogue winograd pack-conv-weights fuse-conv-pool dead-nodes"
   [ "$got" = "$want" ] || fail "-print-passes lists '$got', want '$want'"
   grep -q "fuse-layernorm .*plugin .*\[$fuse\]" <<<"$list" || fail "the plugin pass does not name its library" ;;
 fuse-changes-bundle) # layer norms of 9 and 7 nodes (the second without scale and bias) become 2: 14 fewer

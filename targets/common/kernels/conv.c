@@ -307,8 +307,10 @@ static inline __attribute__((always_inline)) void conv_run(const conv_tile_args 
   /* The residual and a ReLU or clip go on as the strip moves to Y (still in registers); other
    * epilogues over Y's rows after it, while in cache. */
   int inreg = epi && glow_epi_in_regs(e);
-  for (int64_t s0 = p0; s0 < p1; s0 += strip) {
-    int64_t s1 = s0 + strip < p1 ? s0 + strip : p1;
+  for (int64_t s0 = p0, s1; s0 < p1; s0 = s1) {
+    s1 = s0 + strip < p1 ? s0 + strip : p1;
+    if (p1 - s1 > 0 && p1 - s1 < 16 && s1 - s0 > 48) /* the last strip 16 pixels or more: whole groups (below) */
+      s1 -= 48;
     for (int64_t g = s0; a->load && g < s1; g += 16)
       for (int64_t q = 0; q < nb; q++)
         glow_nn_strip_move(st + (g - s0) * cw + q * 16, cw, a->y + q * 16 * osz + g, osz, s1 - g < 16 ? s1 - g : 16,
@@ -335,14 +337,18 @@ static inline __attribute__((always_inline)) void conv_run(const conv_tile_args 
           conv_tile_1x6(&ac, sq, q0, &od, &oh, &ow);
       }
     }
-    for (int64_t g = s0; g < s1; g += 16)
+    /* A last group of fewer than 16 pixels ends where the strip does, over the group
+     * before (the same values again): whole vectors, where the partial group's were
+     * stored one float at a time (a ConvMaxPool's rows of 111 pixels: 15 of every 111). */
+    for (int64_t g0 = s0; g0 < s1; g0 += 16) {
+      int64_t g = s1 - g0 < 16 && s1 - s0 >= 16 ? s1 - 16 : g0, n = s1 - g < 16 ? s1 - g : 16;
       for (int64_t q = 0; q < nb && q * 16 < a->mb; q++)
         if (inreg)
-          glow_epi_strip_out(st + (g - s0) * cw + q * 16, cw, a->y + q * 16 * osz + g, osz, s1 - g < 16 ? s1 - g : 16,
-                             a->mb - q * 16, e, res ? res + q * 16 * osz + g : 0);
+          glow_epi_strip_out(st + (g - s0) * cw + q * 16, cw, a->y + q * 16 * osz + g, osz, n, a->mb - q * 16, e,
+                             res ? res + q * 16 * osz + g : 0);
         else
-          glow_nn_strip_move(st + (g - s0) * cw + q * 16, cw, a->y + q * 16 * osz + g, osz,
-                             s1 - g < 16 ? s1 - g : 16, a->mb - q * 16, 1);
+          glow_nn_strip_move(st + (g - s0) * cw + q * 16, cw, a->y + q * 16 * osz + g, osz, n, a->mb - q * 16, 1);
+    }
     /* One loop over the rows, not 16 copies of a vectorized row loop (compile time). */
     if (epi && !inreg && (res || e.kind != GLOW_EPI_NONE))
 #pragma clang loop unroll(disable)

@@ -4,6 +4,7 @@
  * sign where a kernel says so. */
 #include "kernel.h"
 #include "kmath.h"
+#include "kernels/maxpool-row.h"
 #include "kernels/nn-vec.h"
 #include "kernels/quant.h"
 
@@ -90,29 +91,20 @@ static inline int pool_whole_plane(const int64_t *p) {
         }                                                                                                              \
       }
 
-/* float32, 2-D, horizontal stride 1 or 2: 16 outputs of a row in a register
- * over their windows' taps in order, where the windows (and a stride-2 load of
- * 32 floats) lie inside the row; the row's other outputs (a pad's worth at
- * each end) one by one. The taps of each output are taken in the same order as
- * by the loop over taps. */
-typedef int32_t glow_pool_v16i __attribute__((vector_size(64)));
+/* float32, 2-D, horizontal stride 1 or 2, at least 16 outputs of a row whose
+ * windows lie inside it: a row at a time (kernels/maxpool-row.h), its window's
+ * rows inside X at most MAXPOOL_ROWS_AT_ONCE at a time. */
+#define MAXPOOL_ROWS_AT_ONCE 16
 
-/* The outputs [*v0, *v1) of a row whose windows lie inside it, stride-2 loads included. */
-static inline void maxpool_v16_range(const int64_t *p, int64_t *v0, int64_t *v1) {
-  const glow_abi_pool *par = POOL_PAR(p);
-  const int64_t *in = par->w.in, *out = par->w.out, *k = par->w.k, *s = par->w.s, *d = par->w.d, *pb = par->w.pb;
-  int64_t sw = s[2], last = in[2] - sw - ((k[2] - 1) * d[2] - pb[2]); /* ow * sw + reach + sw - 1 < IW */
-  *v0 = (pb[2] + sw - 1) / sw;
-  *v1 = last < 0 ? 0 : last / sw + 1;
-  *v1 = *v1 < out[2] ? *v1 : out[2];
+static inline maxpool_row_geom maxpool_v16_geom(const int64_t *p) {
+  const glow_abi_win *w = &POOL_PAR(p)->w;
+  return maxpool_row_geom_of(w->in[2], w->out[2], w->k[2], w->s[2], w->d[2], w->pb[2]);
 }
 
-/* 2-D, stride 1 or 2, and at least 16 such outputs in a row. */
 static inline int maxpool_v16_applies(const int64_t *p) {
-  int64_t v0, v1;
-  maxpool_v16_range(p, &v0, &v1);
   const glow_abi_win *w = &POOL_PAR(p)->w;
-  return w->in[0] == 1 && w->k[0] == 1 && (w->s[2] == 1 || w->s[2] == 2) && v1 - v0 >= 16;
+  maxpool_row_geom g = maxpool_v16_geom(p);
+  return w->in[0] == 1 && w->k[0] == 1 && g.v1 > g.v0;
 }
 
 static inline void maxpool_v16_f32(uint8_t *const *t, const int64_t *p, int64_t nc0, int64_t nc1) {
@@ -120,42 +112,18 @@ static inline void maxpool_v16_f32(uint8_t *const *t, const int64_t *p, int64_t 
   const float *x = (const float *)t[1];
   const glow_abi_pool *par = POOL_PAR(p);
   const int64_t *in = par->w.in, *out = par->w.out, *k = par->w.k, *s = par->w.s, *d = par->w.d, *pb = par->w.pb;
-  int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2], sw = s[2], v0, v1;
-  maxpool_v16_range(p, &v0, &v1);
+  int64_t IH = in[1], IW = in[2], OH = out[1], OW = out[2];
+  maxpool_row_geom g = maxpool_v16_geom(p);
+  const float *rows[MAXPOOL_ROWS_AT_ONCE];
   for (int64_t nc = nc0; nc < nc1; nc++)
     for (int64_t oh = 0; oh < OH; oh++) {
-      float *yr = y + (nc * OH + oh) * OW;
       int64_t kh0, kh1, bh = oh * s[1] - pb[1];
       glow_nn_range(bh, d[1], IH, k[1], &kh0, &kh1);
-      for (int64_t ow = 0; ow < OW;) {
-        if (ow >= v0 && ow < v1) /* the last vector may overlap the one before */
-          ow = ow + 16 <= v1 ? ow : v1 - 16;
-        const float *xp = x + nc * IH * IW + ow * sw - pb[2];
-        if (ow >= v0 && ow < v1) {
-          glow_nn_v16 acc = (glow_nn_v16){0} - __builtin_inff();
-          for (int64_t kh = kh0; kh < kh1; kh++)
-            for (int64_t kw = 0; kw < k[2]; kw++) {
-              const float *xr = xp + (bh + kh * d[1]) * IW + kw * d[2];
-              glow_nn_v16 v = *(const glow_nn_v16 *)xr;
-              if (sw == 2)
-                v = __builtin_shufflevector(v, *(const glow_nn_v16 *)(xr + 16), 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
-                                            22, 24, 26, 28, 30);
-              glow_pool_v16i m = v > acc; /* v > acc ? v : acc, lane by lane (maxps) */
-              acc = (glow_nn_v16)(((glow_pool_v16i)v & m) | ((glow_pool_v16i)acc & ~m));
-            }
-          *(glow_nn_v16 *)(yr + ow) = acc;
-          ow += 16;
-          continue;
-        }
-        int64_t kw0, kw1;
-        glow_nn_range(ow * sw - pb[2], d[2], IW, k[2], &kw0, &kw1);
-        float acc = -__builtin_inff();
-        for (int64_t kh = kh0; kh < kh1; kh++)
-          for (int64_t kw = kw0; kw < kw1; kw++) {
-            float v = xp[(bh + kh * d[1]) * IW + kw * d[2]];
-            acc = v > acc ? v : acc;
-          }
-        yr[ow++] = acc;
+      for (int64_t kh = kh0, first = 1; first || kh < kh1; first = 0) {
+        int64_t nr = 0;
+        for (; kh < kh1 && nr < MAXPOOL_ROWS_AT_ONCE; kh++)
+          rows[nr++] = x + (nc * IH + bh + kh * d[1]) * IW;
+        maxpool_row_f32(y + (nc * OH + oh) * OW, rows, nr, (int)first, &g);
       }
     }
 }

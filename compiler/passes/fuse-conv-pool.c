@@ -1,0 +1,83 @@
+/* require shapes; maintains order. A float32 2-D Conv whose weights are packed
+ * (pack-conv-weights ran) and whose output's only use is a MaxPool (no Indices
+ * output) becomes one ConvMaxPool node (ops/nn-conv-pool.c) that writes the
+ * MaxPool's output; the MaxPool dies, and so does the conv's output, which was
+ * written to memory and read back (kernels/conv-pool.c says what that cost).
+ * Only where the target's thread stacks hold the kernel's ring (o->conv_winograd:
+ * the same stacks as Winograd's buffers), the ring holds the rows of one pool
+ * window (GLOW_CONV_POOL_RING_FLOATS) and the conv has no fused residual. Runs
+ * when compiling only (compile.c), after pack-conv-weights. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "glowc.h"
+#include "ops/nn-util.h"
+
+/* The MaxPool that is node c's output's only use, or -1. */
+static int sole_max_pool(const glow_graph *g, const int *uses, const int *user, const glow_node *c) {
+  int v = c->out[0];
+  if (g->vals[v].is_output || uses[v] != 1)
+    return -1;
+  const glow_node *p = &g->nodes[user[v]];
+  int indices = p->nout > 1 && p->out[1] >= 0;
+  return p->op == GLOW_OP_MAX_POOL && !indices && p->in[0] == v && g->vals[p->out[0]].dt == GLOW_DT_F32 ? user[v]
+                                                                                                    : -1;
+}
+
+/* Where fusing pays: the kernel makes the conv's output a row at a time, reading all its
+ * weights for each row; that pays where the output is too large to stay in cache
+ * between two steps and the weights are small enough to (stem convs: squeezenet1_1's
+ * 3 -> 64 3x3 s2, 3.2 MB out, 7 KB of weights; resnet18's 7x7, 3.2 MB and 38 KB). Where
+ * the output is smaller and the weights larger (alexnet's 5x5 64 -> 192 on 27 x 27, 1.2
+ * MB of weights), the rows re-read the weights (alexnet 5% slower, Zen 5). */
+#define CONV_POOL_MIN_OUTPUT (1 << 20)
+#define CONV_POOL_MAX_WEIGHTS (128 << 10)
+
+static int fits(const glow_abi_conv *c, const glow_abi_win *p) {
+  int64_t span = (p->k[1] - 1) * p->d[1] + 1, M = c->G * c->Mg, taps = c->w.k[0] * c->w.k[1] * c->w.k[2];
+  return c->w.in[0] == 1 && p->in[0] == 1 && p->k[0] == 1 && p->k[1] <= GLOW_CONV_POOL_MAX_ROWS &&
+         span * M * c->w.out[2] <= GLOW_CONV_POOL_RING_FLOATS &&
+         c->N * M * c->w.out[1] * c->w.out[2] * 4 >= CONV_POOL_MIN_OUTPUT &&
+         M * c->Cg * taps * 4 <= CONV_POOL_MAX_WEIGHTS;
+}
+
+int glow_pass_fuse_conv_pool(glow_graph *g, const glow_pass_options *o) {
+  if (!o->conv_winograd)
+    return 0;
+  int *uses = glow_xcalloc((size_t)g->nvals, sizeof(int)), *user = glow_xcalloc((size_t)g->nvals, sizeof(int));
+  for (int i = 0; i < g->nnodes; i++)
+    for (int k = 0; !g->nodes[i].dead && k < g->nodes[i].nin; k++)
+      if (g->nodes[i].in[k] >= 0) {
+        uses[g->nodes[i].in[k]]++;
+        user[g->nodes[i].in[k]] = i;
+      }
+  int fused = 0;
+  for (int i = 0; i < g->nnodes; i++) {
+    glow_node *c = &g->nodes[i];
+    glow_abi_conv ca;
+    glow_abi_win pw;
+    if (c->dead || c->op != GLOW_OP_CONV || c->nin > 3 || glow_in(g, c, 0)->rank != 4 ||
+        !glow_attr_find(c, "glow.w_panel") || glow_conv_packed_abi(g, c, &ca))
+      continue;
+    int p = sole_max_pool(g, uses, user, c);
+    if (p < 0 || glow_nn_pool_win(g, &g->nodes[p], &pw) || !fits(&ca, &pw))
+      continue;
+    glow_attr *a = glow_attr_slot(c, "glow.pool_win");
+    a->type = GLOW_ATTR_INTS;
+    a->n = 21;
+    a->ints = glow_xmalloc(21 * sizeof *a->ints);
+    memcpy(a->ints, &pw, sizeof pw);
+    glow_node *pool = &g->nodes[p];
+    g->vals[c->out[0]].producer = -1;
+    c->out[0] = pool->out[0];
+    g->vals[pool->out[0]].producer = i;
+    pool->dead = 1;
+    c->op = GLOW_OP_CONV_MAX_POOL;
+    fused++;
+  }
+  free(uses);
+  free(user);
+  if (o->verbose && fused)
+    glow_note("fuse-conv-pool: %d convolutions run with the MaxPool after them\n", fused);
+  return 0;
+}
