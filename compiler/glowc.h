@@ -255,6 +255,12 @@ int glow_value_find(const glow_graph *g, const char *name);
 int glow_node_add(glow_graph *g, glow_op op, const char *name, int nin, const int *in, int nout, const int *out);
 /* How many inputs of live nodes read each value: g->nvals counts (malloc'd; the caller frees it). */
 int *glow_use_counts(const glow_graph *g);
+/* The live node that is the only reader of value v (uses: glow_use_counts), or -1 where
+ * several or none read it or it is a graph output. */
+int glow_sole_user(const glow_graph *g, const int *uses, int v);
+/* Fusing: node `node` now writes node `by`'s first output (its own first output loses its
+ * producer), and `by` dies. */
+void glow_node_take_output(glow_graph *g, int node, int by);
 void glow_node_free(glow_node *n); /* its name, inputs, outputs and attributes (the node itself is in g->nodes) */
 int64_t glow_value_numel(const glow_value *v);
 size_t glow_value_bytes(const glow_value *v);
@@ -275,6 +281,7 @@ int glow_value_add_unique(glow_graph *g, glow_str_table *names, const char *name
 const glow_attr *glow_attr_find(const glow_node *n, const char *name);
 void glow_attr_add_int(glow_node *n, const char *name, int64_t v);  /* a compiler-made attribute (glow.*) */
 void glow_attr_add_float(glow_node *n, const char *name, double v);
+void glow_attr_add_ints(glow_node *n, const char *name, int count, const int64_t *v); /* the same, count values */
 void glow_attr_clear(glow_attr *a); /* its values freed and zeroed; the name kept */
 /* The attribute `name` of n, emptied for new values: the existing one, or a new one appended. */
 glow_attr *glow_attr_slot(glow_node *n, const char *name);

@@ -52,6 +52,15 @@ void glow_attr_add_int(glow_node *n, const char *name, int64_t v) { attr_add(n, 
 
 void glow_attr_add_float(glow_node *n, const char *name, double v) { attr_add(n, name, GLOW_ATTR_FLOAT, 0, v); }
 
+void glow_attr_add_ints(glow_node *n, const char *name, int count, const int64_t *v) {
+  glow_attr *a = glow_attr_slot(n, name);
+  a->type = GLOW_ATTR_INTS;
+  a->n = count;
+  a->ints = glow_xmalloc((size_t)(count ? count : 1) * sizeof *a->ints);
+  for (int i = 0; i < count; i++)
+    a->ints[i] = v[i];
+}
+
 int64_t glow_attr_int(const glow_node *n, const char *name, int64_t dflt) {
   const glow_attr *a = glow_attr_find(n, name);
   return a && a->type == GLOW_ATTR_INT ? a->i : dflt;

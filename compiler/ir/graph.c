@@ -87,6 +87,24 @@ int *glow_use_counts(const glow_graph *g) {
   return uses;
 }
 
+int glow_sole_user(const glow_graph *g, const int *uses, int v) {
+  if (v < 0 || g->vals[v].is_output || uses[v] != 1)
+    return -1;
+  for (int i = 0; i < g->nnodes; i++)
+    for (int k = 0; !g->nodes[i].dead && k < g->nodes[i].nin; k++)
+      if (g->nodes[i].in[k] == v)
+        return i;
+  return -1;
+}
+
+void glow_node_take_output(glow_graph *g, int node, int by) {
+  glow_node *c = &g->nodes[node], *n = &g->nodes[by];
+  g->vals[c->out[0]].producer = -1;
+  c->out[0] = n->out[0];
+  g->vals[n->out[0]].producer = node;
+  n->dead = 1;
+}
+
 int glow_node_add(glow_graph *g, glow_op op, const char *name, int nin, const int *in, int nout, const int *out) {
   if (g->nnodes == g->capnodes) {
     g->capnodes = g->capnodes ? g->capnodes * 2 : 64;

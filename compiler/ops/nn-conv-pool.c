@@ -16,7 +16,7 @@ static int conv_pool_get(const glow_graph *g, const glow_node *n, glow_abi_conv_
   if (glow_attr_ints(n, "glow.pool_win", &pw) != 21)
     return glow_node_error(g, n, "ConvMaxPool is glowc's own node, made when compiling a Conv and MaxPool; a model "
                                  "cannot use it");
-  if (glow_conv_packed_abi(g, n, &a->conv))
+  if (glow_conv_f32_abi(g, n, &a->conv) || !a->conv.panel_blocks)
     return glow_node_error(g, n, "ConvMaxPool's conv must be float32 2-D with packed weights (glow.w_panel)");
   memcpy(&a->pool, pw, sizeof a->pool);
   const glow_abi_win *c = &a->conv.w, *p = &a->pool;

@@ -303,10 +303,10 @@ int glow_conv_winograd_fit(const glow_graph *g, const glow_node *n, int max_bloc
   return max_blocks >= 4 && c.M % 64 == 0 ? 4 : max_blocks >= 2 && c.M % 32 == 0 ? 2 : 1;
 }
 
-int glow_conv_packed_abi(const glow_graph *g, const glow_node *n, glow_abi_conv *a) {
+int glow_conv_f32_abi(const glow_graph *g, const glow_node *n, glow_abi_conv *a) {
   conv_shape c;
-  int64_t nb = glow_attr_int(n, "glow.w_panel", 0);
-  if (!nb || conv_get(g, n, 0, &c) || glow_in(g, n, 0)->dt != GLOW_DT_F32 || pointwise_as_matmul(g, n, &c))
+  int64_t nb = glow_attr_int(n, "glow.w_panel", 0); /* packed weights leave no matrix product (glow_conv_panel_blocks) */
+  if (conv_get(g, n, 0, &c) || glow_in(g, n, 0)->dt != GLOW_DT_F32)
     return -1;
   glow_abi_conv r = {.N = c.N, .G = c.G, .Cg = c.Cg, .Mg = c.Mg, .w = glow_nn_win_abi(&c.w), .epi = glow_nn_conv_epi(n),
                      .panel_blocks = nb};

@@ -26,9 +26,10 @@ int glow_nn_win_get_transposed(const glow_graph *g, const glow_node *n, const gl
                                glow_nn_win *w);
 /* The kernels' window (kernel-abi.h): w right-aligned to 3 axes. */
 glow_abi_win glow_nn_win_abi(const glow_nn_win *w);
-/* ops/nn-conv.c: a float32 Conv that runs as conv_packed_f32 (its weights packed,
- * passes/pack-conv-weights.c): that kernel's parameters; -1 for any other conv. */
-int glow_conv_packed_abi(const glow_graph *g, const glow_node *n, glow_abi_conv *a);
+/* ops/nn-conv.c: a float32 Conv's parameters as the conv kernels read them (panel_blocks:
+ * its weights' glow.w_panel, passes/pack-conv-weights.c; 0 where not packed); -1 for any
+ * other node (errors reported). */
+int glow_conv_f32_abi(const glow_graph *g, const glow_node *n, glow_abi_conv *a);
 /* ops/nn-pool.c: the window of a local (not global) pool, as the kernels read it; -1 where
  * the node is not one or is wrong (reported). */
 int glow_nn_pool_win(const glow_graph *g, const glow_node *n, glow_abi_win *a);

@@ -8,20 +8,18 @@
  * window (GLOW_CONV_POOL_RING_FLOATS) and the conv has no fused residual. Runs
  * when compiling only (compile.c), after pack-conv-weights. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "glowc.h"
 #include "ops/nn-util.h"
 
 /* The MaxPool that is node c's output's only use, or -1. */
-static int sole_max_pool(const glow_graph *g, const int *uses, const int *user, const glow_node *c) {
-  int v = c->out[0];
-  if (g->vals[v].is_output || uses[v] != 1)
+static int sole_max_pool(const glow_graph *g, const int *uses, const glow_node *c) {
+  int p = glow_sole_user(g, uses, c->out[0]);
+  if (p < 0)
     return -1;
-  const glow_node *p = &g->nodes[user[v]];
-  int indices = p->nout > 1 && p->out[1] >= 0;
-  return p->op == GLOW_OP_MAX_POOL && !indices && p->in[0] == v && g->vals[p->out[0]].dt == GLOW_DT_F32 ? user[v]
-                                                                                                    : -1;
+  const glow_node *n = &g->nodes[p];
+  int indices = n->nout > 1 && n->out[1] >= 0;
+  return n->op == GLOW_OP_MAX_POOL && !indices && n->in[0] == c->out[0] && g->vals[n->out[0]].dt == GLOW_DT_F32 ? p : -1;
 }
 
 /* Where fusing pays: the kernel makes the conv's output a row at a time, reading all its
@@ -44,39 +42,24 @@ static int fits(const glow_abi_conv *c, const glow_abi_win *p) {
 int glow_pass_fuse_conv_pool(glow_graph *g, const glow_pass_options *o) {
   if (!o->conv_winograd)
     return 0;
-  int *uses = glow_xcalloc((size_t)g->nvals, sizeof(int)), *user = glow_xcalloc((size_t)g->nvals, sizeof(int));
-  for (int i = 0; i < g->nnodes; i++)
-    for (int k = 0; !g->nodes[i].dead && k < g->nodes[i].nin; k++)
-      if (g->nodes[i].in[k] >= 0) {
-        uses[g->nodes[i].in[k]]++;
-        user[g->nodes[i].in[k]] = i;
-      }
+  int *uses = glow_use_counts(g);
   int fused = 0;
   for (int i = 0; i < g->nnodes; i++) {
     glow_node *c = &g->nodes[i];
     glow_abi_conv ca;
     glow_abi_win pw;
     if (c->dead || c->op != GLOW_OP_CONV || c->nin > 3 || glow_in(g, c, 0)->rank != 4 ||
-        !glow_attr_find(c, "glow.w_panel") || glow_conv_packed_abi(g, c, &ca))
+        !glow_attr_find(c, "glow.w_panel") || glow_conv_f32_abi(g, c, &ca) || !ca.panel_blocks)
       continue;
-    int p = sole_max_pool(g, uses, user, c);
+    int p = sole_max_pool(g, uses, c);
     if (p < 0 || glow_nn_pool_win(g, &g->nodes[p], &pw) || !fits(&ca, &pw))
       continue;
-    glow_attr *a = glow_attr_slot(c, "glow.pool_win");
-    a->type = GLOW_ATTR_INTS;
-    a->n = 21;
-    a->ints = glow_xmalloc(21 * sizeof *a->ints);
-    memcpy(a->ints, &pw, sizeof pw);
-    glow_node *pool = &g->nodes[p];
-    g->vals[c->out[0]].producer = -1;
-    c->out[0] = pool->out[0];
-    g->vals[pool->out[0]].producer = i;
-    pool->dead = 1;
-    c->op = GLOW_OP_CONV_MAX_POOL;
+    glow_attr_add_ints(c, "glow.pool_win", 21, (const int64_t *)&pw);
+    glow_node_take_output(g, i, p);
+    g->nodes[i].op = GLOW_OP_CONV_MAX_POOL;
     fused++;
   }
   free(uses);
-  free(user);
   if (o->verbose && fused)
     glow_note("fuse-conv-pool: %d convolutions run with the MaxPool after them\n", fused);
   return 0;

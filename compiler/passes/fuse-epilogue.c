@@ -40,15 +40,6 @@ static int sole_user(const glow_graph *g, const use_map *u, int v) {
   return v >= 0 && !g->vals[v].is_output && u->uses[v] == 1 ? u->user[v] : -1;
 }
 
-/* The conv now writes node `by`'s output, and `by` dies. */
-static void take_output(glow_graph *g, int conv, int by) {
-  glow_node *c = &g->nodes[conv], *n = &g->nodes[by];
-  g->vals[c->out[0]].producer = -1;
-  c->out[0] = n->out[0];
-  g->vals[n->out[0]].producer = conv;
-  n->dead = 1;
-}
-
 /* Conv -> Add: the Add's other operand as the conv's residual input. */
 static int fuse_residual(glow_graph *g, const use_map *u, int conv) {
   int x = g->nodes[conv].out[0], add = sole_user(g, u, x);
@@ -68,7 +59,7 @@ static int fuse_residual(glow_graph *g, const use_map *u, int conv) {
   c->in[3] = r;
   c->nin = 4;
   glow_attr_add_int(c, "glow.residual", 1);
-  take_output(g, conv, add);
+  glow_node_take_output(g, conv, add);
   return 1;
 }
 
@@ -153,7 +144,7 @@ static int fuse_activation(glow_graph *g, const use_map *u, int conv) {
   glow_attr_add_int(c, "glow.epi", kind);
   glow_attr_add_float(c, "glow.epi_a", a);
   glow_attr_add_float(c, "glow.epi_b", b);
-  take_output(g, conv, act);
+  glow_node_take_output(g, conv, act);
   return 1;
 }
 

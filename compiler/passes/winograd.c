@@ -24,12 +24,7 @@ static void make_winograd(glow_graph *g, int node_id, int nb, const int64_t pads
   n = &g->nodes[node_id];
   n->op = GLOW_OP_CONV_WINOGRAD;
   n->in[1] = id;
-  glow_attr *a = glow_attr_slot(n, "glow.wino_pads");
-  a->type = GLOW_ATTR_INTS;
-  a->n = 4;
-  a->ints = glow_xmalloc(4 * sizeof *a->ints);
-  for (int i = 0; i < 4; i++)
-    a->ints[i] = pads[i];
+  glow_attr_add_ints(n, "glow.wino_pads", 4, pads);
   glow_attr_add_int(n, "glow.wino_nb", nb);
 }
 
