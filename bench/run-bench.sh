@@ -17,6 +17,11 @@
 #                        other) in glowc (perf samples, bench/step-profile.py) and in
 #                        ONNX Runtime (its own profile, bench/ort-profile.py), and
 #                        glowc's conv GFLOP/s (bench/where-time-goes.py); needs perf
+#   GLOWC_BENCH_PIN      the CPU that every one-thread run of either side, and the peak,
+#                        runs on (default: the last one; "" for none): a VM's vCPUs can
+#                        run at different speeds (on the Zen 5 VM one was 25% slower than
+#                        the other for an hour: squeezenet1_1 3.7 against 4.7 ms), and an
+#                        unpinned run lands on either, a side's median on the luck of it
 #   GLOWC_BENCH_INT8     models also measured as int8 bundles (default: resnet18
 #                        mobilenet_v2), quantized with a profile of 32 random images
 #                        (tests/accuracy/random-inputs.py), "" for none
@@ -38,6 +43,13 @@ iters=${GLOWC_BENCH_ITERS:-30}
 rounds=${GLOWC_BENCH_ROUNDS:-3}
 read -r -a threads <<<"${GLOWC_BENCH_THREADS:-1 2}"
 read -r -a int8 <<<"${GLOWC_BENCH_INT8-resnet18 mobilenet_v2}"
+pin=${GLOWC_BENCH_PIN-$(($(nproc) - 1))}
+# on <threads> command...: the command, on CPU $pin where it runs one thread.
+on() {
+  local t=$1
+  shift
+  if [ "$t" -eq 1 ] && [ -n "$pin" ]; then taskset -c "$pin" "$@"; else "$@"; fi
+}
 mc=$build/compiler/driver/model-compiler
 cpu_args=()
 [ -n "${GLOWC_BENCH_MCPU:-}" ] && cpu_args=(-mcpu="$GLOWC_BENCH_MCPU")
@@ -45,10 +57,10 @@ mkdir -p "$work"
 
 /usr/bin/python3 "$src/tests/models/gen-models.py" "$work/models" "${models[@]}" >/dev/null
 clang-19 -O2 -march=native -ffp-contract=fast "$src/bench/fma-peak.c" -o "$work/fma-peak"
-peak=$("$work/fma-peak" | awk '{print $2}')
+peak=$(on 1 "$work/fma-peak" | awk '{print $2}')
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; ONNX Runtime 1.30.0"
-echo "fp32 peak of one core: $peak GFLOP/s ($("$work/fma-peak" | cut -d' ' -f3-))"
-echo "bundles: -mcpu=${GLOWC_BENCH_MCPU:-(the default)}; batch 1; per side, the median of $rounds rounds' medians of $iters runs (rounds alternate glowc and ONNX Runtime)"
+echo "fp32 peak of one core: $peak GFLOP/s ($(on 1 "$work/fma-peak" | cut -d' ' -f3-))"
+echo "bundles: -mcpu=${GLOWC_BENCH_MCPU:-(the default)}; batch 1; per side, the median of $rounds rounds' medians of $iters runs (rounds alternate glowc and ONNX Runtime); one-thread runs on CPU ${pin:-(any)}"
 
 # compile <model> <out dir> [options...]: prints the seconds it took.
 compile() {
@@ -65,8 +77,8 @@ compile() {
 }
 
 # glowc <out dir> <threads>: median ms.
-glowc_ms() { "$1/bench" "$1/model.weights.bin" "$iters" 3 "$2" | awk '{print $2}'; }
-ort_ms() { node "$src/bench/ort-bench.js" "$1" "$iters" 3 "$2" | awk '{print $2}'; }
+glowc_ms() { on "$2" "$1/bench" "$1/model.weights.bin" "$iters" 3 "$2" | awk '{print $2}'; }
+ort_ms() { on "$2" node "$src/bench/ort-bench.js" "$1" "$iters" 3 "$2" | awk '{print $2}'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
 header="$(printf '%-16s %7s %9s' model gflop compile_s)"

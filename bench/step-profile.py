@@ -82,7 +82,7 @@ def coarse(kind):
     """The issue's classes of a kind: 1x1 conv, depthwise conv, KxK conv, matmul,
     elementwise, other (pooling, softmax, norms, concat, layout reorders)."""
     op, _, k = kind.partition(".")
-    if op in ("Conv", "QLinearConv", "FusedConv", "ConvWinograd"):
+    if op in ("Conv", "QLinearConv", "FusedConv", "ConvWinograd", "ConvMaxPool"):  # ConvMaxPool: a KxK conv and its pool
         return "depthwise conv" if k.startswith("dw") else "1x1 conv" if k == "1x1" else "KxK conv"
     if op in ("Gemm", "MatMul", "FusedMatMul", "FusedGemm", "QLinearMatMul", "MatMulInteger"):
         return "matmul"
@@ -96,13 +96,26 @@ def step_rows(dot, data, total_ms):
     in steps and units (not in loading the weights) times the median latency."""
     nodes, shapes, outs = graph_nodes(dot)
     shares, wino = step_shares(data)
-    rows, j = [], 0
-    for s in sorted(shares):
-        pct, op = shares[s]
-        while j < len(nodes) and nodes[j][1] != op:
+    rows, j, matched = [], 0, set()
+    # Steps with samples, in order, each matched to the next node of its op; then the
+    # ConvWinograd nodes that had none of their own (a step that only calls the shared
+    # units: resnet50's), which still take their part of the units' samples.
+    steps = [(s,) + shares[s] for s in sorted(shares)]
+    if wino:
+        steps += [(None, 0.0, 'ConvWinograd')]
+    for s, pct, op in steps:
+        if s is None:
+            rest = [k for k in range(len(nodes)) if nodes[k][1] == op and k not in matched]
+            steps += [(-1, 0.0, op)] * len(rest)
+            j = rest[0] if rest else len(nodes)
+            continue
+        while j < len(nodes) and (nodes[j][1] != op or j in matched):
             j += 1
+        if j == len(nodes) and s == -1:
+            continue
         if j == len(nodes):
             sys.exit('step %d (%s) matches no node left in the graph: wrong dot file?' % (s, op))
+        matched.add(j)
         nid = nodes[j][0]
         ins = shapes[nid]
         j += 1
@@ -141,7 +154,7 @@ def main():
     print('\n%-8s %-22s %9s %8s  %s' % ('step', 'kind', 'ms', 'GFLOP/s', 'input shapes'))
     for s, cls, ms, macs, ins in sorted(rows, key=lambda r: -r[2])[:top]:
         gf = '%8.1f' % (2 * macs / ms / 1e6) if macs and ms > 0 else '%8s' % '-'
-        print('%-8d %-22s %9.3f %s  %s' % (s, cls, ms, gf, ins))
+        print('%-8s %-22s %9.3f %s  %s' % (s if s >= 0 else '-', cls, ms, gf, ins))
 
 
 if __name__ == '__main__':
