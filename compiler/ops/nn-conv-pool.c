@@ -19,10 +19,7 @@ static int conv_pool_get(const glow_graph *g, const glow_node *n, glow_abi_conv_
   if (glow_conv_f32_abi(g, n, &a->conv) || !a->conv.panel_blocks)
     return glow_node_error(g, n, "ConvMaxPool's conv must be float32 2-D with packed weights (glow.w_panel)");
   memcpy(&a->pool, pw, sizeof a->pool);
-  const glow_abi_win *c = &a->conv.w, *p = &a->pool;
-  if (c->in[0] != 1 || p->in[0] != 1 || p->k[0] != 1 || p->in[1] != c->out[1] || p->in[2] != c->out[2] ||
-      p->out[1] < 1 || p->out[2] < 1 || p->k[1] < 1 || p->k[1] > GLOW_CONV_POOL_MAX_ROWS ||
-      ((p->k[1] - 1) * p->d[1] + 1) * a->conv.G * a->conv.Mg * c->out[2] > GLOW_CONV_POOL_RING_FLOATS)
+  if (!glow_conv_pool_fits(&a->conv, &a->pool))
     return glow_node_error(g, n, "glow.pool_win does not fit the conv's 2-D output or the kernel's ring");
   return 0;
 }

@@ -305,7 +305,7 @@ int glow_conv_winograd_fit(const glow_graph *g, const glow_node *n, int max_bloc
 
 int glow_conv_f32_abi(const glow_graph *g, const glow_node *n, glow_abi_conv *a) {
   conv_shape c;
-  int64_t nb = glow_attr_int(n, "glow.w_panel", 0); /* packed weights leave no matrix product (glow_conv_panel_blocks) */
+  int64_t nb = glow_attr_int(n, "glow.w_panel", 0);
   if (conv_get(g, n, 0, &c) || glow_in(g, n, 0)->dt != GLOW_DT_F32)
     return -1;
   glow_abi_conv r = {.N = c.N, .G = c.G, .Cg = c.Cg, .Mg = c.Mg, .w = glow_nn_win_abi(&c.w), .epi = glow_nn_conv_epi(n),

@@ -31,12 +31,9 @@ static int sole_max_pool(const glow_graph *g, const int *uses, const glow_node *
 #define CONV_POOL_MIN_OUTPUT (1 << 20)
 #define CONV_POOL_MAX_WEIGHTS (128 << 10)
 
-static int fits(const glow_abi_conv *c, const glow_abi_win *p) {
-  int64_t span = (p->k[1] - 1) * p->d[1] + 1, M = c->G * c->Mg, taps = c->w.k[0] * c->w.k[1] * c->w.k[2];
-  return c->w.in[0] == 1 && p->in[0] == 1 && p->k[0] == 1 && p->k[1] <= GLOW_CONV_POOL_MAX_ROWS &&
-         span * M * c->w.out[2] <= GLOW_CONV_POOL_RING_FLOATS &&
-         c->N * M * c->w.out[1] * c->w.out[2] * 4 >= CONV_POOL_MIN_OUTPUT &&
-         M * c->Cg * taps * 4 <= CONV_POOL_MAX_WEIGHTS;
+static int pays(const glow_abi_conv *c) {
+  int64_t M = c->G * c->Mg, taps = c->w.k[0] * c->w.k[1] * c->w.k[2];
+  return c->N * M * c->w.out[1] * c->w.out[2] * 4 >= CONV_POOL_MIN_OUTPUT && M * c->Cg * taps * 4 <= CONV_POOL_MAX_WEIGHTS;
 }
 
 int glow_pass_fuse_conv_pool(glow_graph *g, const glow_pass_options *o) {
@@ -49,10 +46,10 @@ int glow_pass_fuse_conv_pool(glow_graph *g, const glow_pass_options *o) {
     glow_abi_conv ca;
     glow_abi_win pw;
     if (c->dead || c->op != GLOW_OP_CONV || c->nin > 3 || glow_in(g, c, 0)->rank != 4 ||
-        !glow_attr_find(c, "glow.w_panel") || glow_conv_f32_abi(g, c, &ca) || !ca.panel_blocks)
+        glow_conv_f32_abi(g, c, &ca) || !ca.panel_blocks || !pays(&ca))
       continue;
     int p = sole_max_pool(g, uses, c);
-    if (p < 0 || glow_nn_pool_win(g, &g->nodes[p], &pw) || !fits(&ca, &pw))
+    if (p < 0 || glow_nn_pool_win(g, &g->nodes[p], &pw) || !glow_conv_pool_fits(&ca, &pw))
       continue;
     glow_attr_add_ints(c, "glow.pool_win", 21, (const int64_t *)&pw);
     glow_node_take_output(g, i, p);

@@ -160,6 +160,16 @@ _Static_assert(sizeof(glow_abi_conv_pool) == 50 * sizeof(int64_t), "glow_abi_con
 #define GLOW_CONV_POOL_RING_FLOATS 32768
 #define GLOW_CONV_POOL_MAX_ROWS 16 /* rows of the pool window */
 
+/* Whether the kernel runs this pair: 2-D, the pool over the conv's output, its window's
+ * rows at most GLOW_CONV_POOL_MAX_ROWS and in the ring (the pass, the op and the kernel
+ * all ask this). */
+static inline int glow_conv_pool_fits(const glow_abi_conv *c, const glow_abi_win *p) {
+  int64_t span = (p->k[1] - 1) * p->d[1] + 1;
+  return c->w.in[0] == 1 && p->in[0] == 1 && p->k[0] == 1 && p->in[1] == c->w.out[1] && p->in[2] == c->w.out[2] &&
+         p->out[1] >= 1 && p->out[2] >= 1 && p->k[1] >= 1 && p->k[1] <= GLOW_CONV_POOL_MAX_ROWS &&
+         span * c->G * c->Mg * c->w.out[2] <= GLOW_CONV_POOL_RING_FLOATS;
+}
+
 /* ConvInteger (kernels/conv.c): wz_per_channel, w_zero_point holds one value per
  * output channel. */
 typedef struct glow_abi_conv_integer {

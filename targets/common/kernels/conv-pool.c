@@ -9,9 +9,8 @@
  * Each conv output is the same sum as conv_packed_f32's (a row at a time is its
  * output window moved down; the sums of each output do not depend on which tile
  * it falls in), the epilogue included, and each max the same as the MaxPool
- * kernel's. The compiler (passes/fuse-conv-pool.c) checks that the ring fits
- * GLOW_CONV_POOL_RING_FLOATS, that the pool window has at most GLOW_CONV_POOL_MAX_ROWS
- * rows and that the conv has no residual input.
+ * kernel's. The compiler (passes/fuse-conv-pool.c) checks glow_conv_pool_fits
+ * (kernel-abi.h) and that the conv has no residual input.
  * t: Y (the pool's output), X, W (packed), B (may be NULL); p: glow_abi_conv_pool. */
 #include "kernel.h"
 #include "kernels/maxpool-row.h"
@@ -29,7 +28,7 @@ GLOW_KERNEL_PART(conv_maxpool_f32) {
   int64_t OH = pw->out[1], OW = pw->out[2], kh = pw->k[1], dh = pw->d[1], span = (kh - 1) * dh + 1;
   int64_t rsz = M * CW; /* floats of one ring row */
   float ring[GLOW_CONV_POOL_RING_FLOATS] __attribute__((aligned(64)));
-  if (span * rsz > GLOW_CONV_POOL_RING_FLOATS || kh > GLOW_CONV_POOL_MAX_ROWS || pw->in[1] != CH || pw->in[2] != CW)
+  if (!glow_conv_pool_fits(&cp->conv, pw))
     return; /* the compiler does not make such a step */
   maxpool_row_geom g = maxpool_row_geom_of(CW, OW, pw->k[2], pw->s[2], pw->d[2], pw->pb[2]);
   glow_abi_conv row = cp->conv; /* one conv output row: the window moved down by the row's origin */

@@ -15,6 +15,10 @@
 
 typedef int32_t glow_pool_v16i __attribute__((vector_size(64)));
 
+/* v > m ? v : m, lane by lane (maxps: a NaN in v is passed over, of equal values m stays);
+ * a macro: vectors passed by value change the ABI where the target lacks them (-Wpsabi). */
+#define GLOW_POOL_MAX16(v, m) ((glow_nn_v16)(((glow_pool_v16i)(v) & ((v) > (m))) | ((glow_pool_v16i)(m) & ~((v) > (m)))))
+
 /* The horizontal geometry: input row width, output row width, taps, stride,
  * dilation, left padding; [v0, v1): the outputs whose windows lie inside the
  * row, stride-2 loads included (maxpool_row_geom). */
@@ -49,8 +53,7 @@ static inline void maxpool_row_f32(float *yr, const float *const *rows, int64_t 
           if (sw == 2)
             v = __builtin_shufflevector(v, *(const glow_nn_v16 *)(xr + 16), 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22,
                                         24, 26, 28, 30);
-          glow_pool_v16i m = v > acc; /* v > acc ? v : acc, lane by lane (maxps) */
-          acc = (glow_nn_v16)(((glow_pool_v16i)v & m) | ((glow_pool_v16i)acc & ~m));
+          acc = GLOW_POOL_MAX16(v, acc);
         }
       *(glow_nn_v16 *)(yr + ow) = acc;
       ow += 16;

@@ -174,8 +174,7 @@ static inline int maxpool_planes_f32(uint8_t *const *t, const int64_t *p, int64_
       glow_nn_v16 m = (glow_nn_v16){0} + lowest;
       for (int64_t kw = 0; kw < KW; kw++) {
         glow_nn_v16 v = *(const glow_nn_v16 *)(b + j + kw * dw);
-        glow_pool_v16i gt = v > m;
-        m = (glow_nn_v16)(((glow_pool_v16i)v & gt) | ((glow_pool_v16i)m & ~gt));
+        m = GLOW_POOL_MAX16(v, m);
       }
       *(glow_nn_v16 *)(h + j) = m;
     }
@@ -189,8 +188,7 @@ static inline int maxpool_planes_f32(uint8_t *const *t, const int64_t *p, int64_
       glow_nn_v16 m = (glow_nn_v16){0} + lowest;
       for (int64_t kh = 0; kh < KH; kh++) {
         glow_nn_v16 v = *(const glow_nn_v16 *)(h + j + kh * dh * PW);
-        glow_pool_v16i gt = v > m;
-        m = (glow_nn_v16)(((glow_pool_v16i)v & gt) | ((glow_pool_v16i)m & ~gt));
+        m = GLOW_POOL_MAX16(v, m);
       }
       *(glow_nn_v16 *)(b + j) = m;
     }
