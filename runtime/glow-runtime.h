@@ -223,10 +223,11 @@ int glow_runfile(const char *rlocation, const char *argv0, char *out, size_t cap
 
 /* ---- Threads (runtime/thread-pool.c, the glowc::runtime_threads library) ----
  * Bundles compiled with -num-threads=N split their convolution, matrix-product
- * and pooling steps into N parts and run them through glow_parallel_for, which
- * this library defines (pthreads): the calling thread runs part 0, workers the
- * rest. Without the library linked, bundles run every part on the calling
- * thread (the reference is weak). Outputs are the same bits either way.
+ * and pooling steps into N parts (2N or 4N for large steps) and run them through
+ * glow_parallel_for, which this library defines (pthreads): each thread, the
+ * calling one and workers, takes the parts of its own run, then those left in
+ * the others'. Without the library linked, bundles run every part on the
+ * calling thread (the reference is weak). Outputs are the same bits either way.
  *
  * glow_threads_set(n) caps the threads a step uses (the calling thread
  * included): 1 runs steps whole on the calling thread; 0 (the default) caps

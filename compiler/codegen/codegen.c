@@ -213,10 +213,24 @@ static LLVMValueRef parts_entry(glow_cg *c, LLVMValueRef body) {
   return fn;
 }
 
-/* Runs parallel step `body` in num_threads parts: through glow_parallel_for, the
+/* The parts a parallel step is cut into: num_threads, or 2 or 4 times that where
+ * each part still gets -num-threads-min-work, so that the pool (thread-pool.c)
+ * can move parts from a late or slow thread to the others. Not ConvMaxPool,
+ * whose parts both make the conv rows their pool windows share. Measured on the
+ * 2-vCPU Zen 5 VM at 2 threads, alternating rounds against num_threads parts:
+ * while one vCPU ran 1.3-1.7x slower than the other (the host's load, on and
+ * off for hours) mobilenet_v2 3-4% faster (medians), resnet50 3%; while both
+ * ran alike, within 2% either way (mnasnet0_5 up to 4% slower in one spell). */
+static int step_parts(const glow_cg *c, const glow_graph *g, const glow_node *n) {
+  int64_t work = glow_step_work(g, n), part = (int64_t)c->thread_min_work * c->num_threads;
+  int per_thread = n->op == GLOW_OP_CONV_MAX_POOL ? 1 : work >= 4 * part ? 4 : work >= 2 * part ? 2 : 1;
+  return c->num_threads * per_thread;
+}
+
+/* Runs parallel step `body` in nparts parts: through glow_parallel_for, the
  * runtime's thread pool (runtime/thread-pool.c), declared extern_weak so that a
  * program without the pool links and runs the step whole on its own thread. */
-static void emit_parallel_call(glow_cg *c, LLVMValueRef body) {
+static void emit_parallel_call(glow_cg *c, LLVMValueRef body, int nparts) {
   LLVMValueRef fn = parts_entry(c, body);
   LLVMTypeRef for_args[3] = {c->ptr, c->ptr, c->i32};
   LLVMTypeRef for_t = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), for_args, 3, 0);
@@ -231,7 +245,7 @@ static void emit_parallel_call(glow_cg *c, LLVMValueRef body) {
   LLVMValueRef have = LLVMBuildICmp(c->b, LLVMIntNE, c->pfor, LLVMConstNull(c->ptr), "");
   LLVMBuildCondBr(c->b, have, pool, alone);
   LLVMPositionBuilderAtEnd(c->b, pool);
-  LLVMValueRef fargs[3] = {fn, c->areas, LLVMConstInt(c->i32, (unsigned long long)c->num_threads, 0)};
+  LLVMValueRef fargs[3] = {fn, c->areas, LLVMConstInt(c->i32, (unsigned long long)nparts, 0)};
   LLVMBuildCall2(c->b, for_t, c->pfor, fargs, 3, "");
   LLVMBuildBr(c->b, next);
   LLVMPositionBuilderAtEnd(c->b, alone);
@@ -307,7 +321,7 @@ static int emit_step(glow_cg *c, const glow_graph *g, const glow_plan *p, const 
   glow_dbg_at(c->dbg, c->b, c->entry_sp, line);
   glow_instr_before(c->ins, c->b, c->area, step, n);
   if (parallel)
-    emit_parallel_call(c, fn);
+    emit_parallel_call(c, fn, step_parts(c, g, n));
   else
     LLVMBuildCall2(c->b, ft, fn, outer + 1, 3, "");
   glow_instr_after(c->ins, c->b, c->area, step, n);
