@@ -473,10 +473,13 @@ GLOW_KERNEL(conv_packed_f32) { glow_k_conv_packed_f32_part(t, p, 0, 1); }
  * t: Y, X, W, B (B may be NULL); p: as glow_k_conv_f32. */
 #define CONV_PLANE GLOW_STACK_PANEL_FLOATS
 
-/* buf[row - r0][phase][j] = padded X[row][j * sw + phase] for rows [r0, r1).
+/* buf[row - r0][phase][j] = padded X[row][j * sw + phase] for rows [r0, r1): the
+ * columns inside X, and rows outside X whole (zero); the padding columns of rows
+ * inside X are the caller's to zero (once: they are the same in every row).
  * Stride 2 splits each run of 32 floats into both phases at once: [vs, ve) of
- * each phase comes from those vectors (j + 16 < both phases' ends keeps the
- * last float read inside the row), the rest a float at a time. */
+ * each phase comes from those vectors (j + 16 <= both phases' ends keeps the
+ * last float read inside the row; the last run overlaps the one before), the
+ * rest a float at a time. */
 static inline void conv_plane_rows(float *buf, const float *xc, int64_t r0, int64_t r1, int64_t sw, int64_t pw,
                                    const int64_t *in, const int64_t *pb) {
   for (int64_t r = r0; r < r1; r++) {
@@ -487,12 +490,16 @@ static inline void conv_plane_rows(float *buf, const float *xc, int64_t r0, int6
       glow_nn_range(-pb[2], 2, in[2], pw, &j0[0], &j1[0]);
       glow_nn_range(1 - pb[2], 2, in[2], pw, &j0[1], &j1[1]);
       vs = j0[0] > j0[1] ? j0[0] : j0[1];
-      for (ve = vs; ve + 16 < j1[0] && ve + 16 < j1[1]; ve += 16) {
-        glow_nn_v16 lo = *(const glow_nn_v16 *)(xr + 2 * ve), hi = *(const glow_nn_v16 *)(xr + 2 * ve + 16);
-        *(glow_nn_v16 *)(b0 + ve) =
+      int64_t vend = j1[0] < j1[1] ? j1[0] : j1[1]; /* both phases inside X: [vs, vend) */
+      for (ve = vs; ve < vend && vend - vs >= 16;) {
+        /* the last 16 overlap the ones before (whole vectors: the scalar ends cost more) */
+        int64_t v = ve + 16 <= vend ? ve : vend - 16;
+        glow_nn_v16 lo = *(const glow_nn_v16 *)(xr + 2 * v), hi = *(const glow_nn_v16 *)(xr + 2 * v + 16);
+        *(glow_nn_v16 *)(b0 + v) =
             __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-        *(glow_nn_v16 *)(b0 + pw + ve) =
+        *(glow_nn_v16 *)(b0 + pw + v) =
             __builtin_shufflevector(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+        ve = v + 16;
       }
     }
     for (int64_t q = 0; q < sw; q++) {
@@ -506,14 +513,14 @@ static inline void conv_plane_rows(float *buf, const float *xc, int64_t r0, int6
         continue;
       }
       int64_t m0 = vs < ve ? vs : hi, m1 = vs < ve ? ve : hi; /* done above: [m0, m1) */
-      for (int64_t j = 0; j < lo; j++)
-        br[j] = 0.0f;
-      for (int64_t j = lo; j < m0; j++)
-        br[j] = xr[j * sw + q];
-      for (int64_t j = m1; j < hi; j++)
-        br[j] = xr[j * sw + q];
-      for (int64_t j = hi; j < pw; j++)
-        br[j] = 0.0f;
+      if (ok) { /* the padding columns are zero already (the caller's) */
+        for (int64_t j = lo; j < m0; j++)
+          br[j] = xr[j * sw + q];
+        for (int64_t j = m1; j < hi; j++)
+          br[j] = xr[j * sw + q];
+      } else
+        for (int64_t j = 0; j < pw; j++)
+          br[j] = 0.0f;
     }
   }
 }
@@ -629,6 +636,11 @@ GLOW_KERNEL_PART(conv_plane_f32) {
     return;
   }
   float buf[CONV_PLANE];
+  /* The rows' padding columns, zero once: conv_plane_rows writes only the columns inside X
+   * (a row above or below X whole), the same columns in every row (the stride-2 rows'
+   * zero ends, a scalar loop each, were 8% of mobilenet_v2's 96-channel stride-2 step). */
+  for (int64_t j = 0, used = ((band - 1) * sh + span) * rs; j < used; j++)
+    buf[j] = 0.0f;
   for (int64_t u = N * G * part / nparts; u < N * G * (part + 1) / nparts; u++)
     for (int64_t n = u / G, g = u % G, oh0 = 0; oh0 < out[1]; oh0 += band) {
       int64_t oh1 = oh0 + band < out[1] ? oh0 + band : out[1], r0 = oh0 * sh;
