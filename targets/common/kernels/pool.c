@@ -198,10 +198,26 @@ static inline int maxpool_planes_f32(uint8_t *const *t, const int64_t *p, int64_
         m = h[j + kh * dh * PW] > m ? h[j + kh * dh * PW] : m;
       b[j] = m;
     }
+    /* The outputs: every s[2]-th column of every s[1]-th row; 16 at a time from whole vectors
+     * of b (stride 2: the even lanes of two), else one by one. Not LLVM's gathers and scatters
+     * (it vectorized the loop across rows with them: 290 ns a 13 x 13 plane on Zen 5). */
     float *yp = y + nc * OH * OW;
-    for (int64_t oh = 0; oh < OH; oh++)
-      for (int64_t ow = 0; ow < OW; ow++)
-        yp[oh * OW + ow] = b[oh * s[1] * PW + ow * s[2]];
+    for (int64_t oh = 0; oh < OH; oh++) {
+      const float *br = b + oh * s[1] * PW;
+      float *yr = yp + oh * OW;
+      int64_t ow = 0;
+      for (; (s[2] == 1 || s[2] == 2) && ow + 16 <= OW && (ow + 16) * s[2] <= MAXPOOL_F32_FLOATS - (br - b);
+           ow += 16) {
+        glow_nn_v16 v = *(const glow_nn_v16 *)(br + ow * s[2]);
+        if (s[2] == 2)
+          v = __builtin_shufflevector(v, *(const glow_nn_v16 *)(br + ow * 2 + 16), 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+                                      22, 24, 26, 28, 30);
+        *(glow_nn_v16 *)(yr + ow) = v;
+      }
+#pragma clang loop vectorize(disable)
+      for (; ow < OW; ow++)
+        yr[ow] = br[ow * s[2]];
+    }
   }
   return 1;
 }
