@@ -51,7 +51,7 @@ build)
   touch "$tree/sanitize-ready" ;;
 tests)
   ready
-  integration='^integration\.(digits-example|digits-example-int8|digits-example-zst|embedded-weights|static-api-cxx|threads-identical-[01]|executors|glowc-run|cache-static|cache-dynamic|cache-stats|disable-pass|plugin-.*)$'
+  integration='^integration\.(digits-example|digits-example-int8|digits-example-zst|embedded-weights|static-api-cxx|threads-identical-[01]|thread-pool|executors|glowc-run|cache-static|cache-dynamic|cache-stats|disable-pass|plugin-.*)$'
   models='^models\.(digits_cnn|mlp|transformer|layernorm_mlp|lstm|squeezenet1_1)$|^caffe2\.(ops|squeezenet1_1|driver)$'
   status=0
   for set in "-L unit" "-R $integration|$models|^sanitize-subset\." ; do
