@@ -84,11 +84,10 @@ static int take(glow_run *r, int front, int32_t *part) {
 static int run_parts(int me) {
   int n = atomic_load_explicit(&job_threads, memory_order_relaxed), done = 0;
   int32_t part;
-  if (me < GLOW_POOL_MAX)
-    while (take(&runs[me], 1, &part)) {
-      job_fn(job_ctx, part, job_parts);
-      done++;
-    }
+  while (take(&runs[me], 1, &part)) {
+    job_fn(job_ctx, part, job_parts);
+    done++;
+  }
   for (int k = 1; k < n; k++)
     while (take(&runs[(me + k) % n], 0, &part)) {
       job_fn(job_ctx, part, job_parts);

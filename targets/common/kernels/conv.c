@@ -495,10 +495,8 @@ static inline void conv_plane_rows(float *buf, const float *xc, int64_t r0, int6
         /* the last 16 overlap the ones before (whole vectors: the scalar ends cost more) */
         int64_t v = ve + 16 <= vend ? ve : vend - 16;
         glow_nn_v16 lo = *(const glow_nn_v16 *)(xr + 2 * v), hi = *(const glow_nn_v16 *)(xr + 2 * v + 16);
-        *(glow_nn_v16 *)(b0 + v) =
-            __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-        *(glow_nn_v16 *)(b0 + pw + v) =
-            __builtin_shufflevector(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+        *(glow_nn_v16 *)(b0 + v) = GLOW_NN_EVEN16(lo, hi);
+        *(glow_nn_v16 *)(b0 + pw + v) = GLOW_NN_ODD16(lo, hi);
         ve = v + 16;
       }
     }

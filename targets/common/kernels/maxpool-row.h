@@ -49,10 +49,7 @@ static inline void maxpool_row_f32(float *yr, const float *const *rows, int64_t 
       for (int64_t i = 0; i < nrows; i++)
         for (int64_t kw = 0; kw < g->KW; kw++) {
           const float *xr = rows[i] + ow * sw - g->pw + kw * dw;
-          glow_nn_v16 v = *(const glow_nn_v16 *)xr;
-          if (sw == 2)
-            v = __builtin_shufflevector(v, *(const glow_nn_v16 *)(xr + 16), 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22,
-                                        24, 26, 28, 30);
+          glow_nn_v16 v = GLOW_NN_LOAD16_S(xr, sw);
           acc = GLOW_POOL_MAX16(v, acc);
         }
       *(glow_nn_v16 *)(yr + ow) = acc;

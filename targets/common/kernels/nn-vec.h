@@ -35,6 +35,14 @@ static inline void glow_nn_range(int64_t off, int64_t s, int64_t lim, int64_t n,
 /* 16 floats as one vector (LLVM splits it where vectors are narrower). */
 typedef float glow_nn_v16 __attribute__((vector_size(64), aligned(4)));
 
+/* The even (odd) lanes of the 32 floats lo, hi: a stride-2 row's one phase, 16 at a time.
+ * Macros: vectors passed by value change the ABI where the target lacks them (-Wpsabi). */
+#define GLOW_NN_EVEN16(lo, hi) __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)
+#define GLOW_NN_ODD16(lo, hi) __builtin_shufflevector(lo, hi, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31)
+/* 16 floats at stride s (1 or 2) from p (stride 2 reads 32). */
+#define GLOW_NN_LOAD16_S(p, s)                                                                                         \
+  ((s) == 2 ? GLOW_NN_EVEN16(*(const glow_nn_v16 *)(p), *(const glow_nn_v16 *)((p) + 16)) : *(const glow_nn_v16 *)(p))
+
 /* Transposes the 16 x 16 block r[row][column] in place: four rounds, round k
  * pairing rows that differ in bit k and swapping bit k of row and column. */
 static inline void glow_nn_transpose16(glow_nn_v16 *r) {

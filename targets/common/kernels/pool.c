@@ -207,10 +207,7 @@ static inline int maxpool_planes_f32(uint8_t *const *t, const int64_t *p, int64_
       float *yr = yp + oh * OW;
       int64_t ow = 0;
       for (; (s[2] == 1 || s[2] == 2) && ow < OW && (ow + 16) * s[2] <= MAXPOOL_F32_FLOATS - (br - b); ow += 16) {
-        glow_nn_v16 v = *(const glow_nn_v16 *)(br + ow * s[2]);
-        if (s[2] == 2)
-          v = __builtin_shufflevector(v, *(const glow_nn_v16 *)(br + ow * 2 + 16), 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
-                                      22, 24, 26, 28, 30);
+        glow_nn_v16 v = GLOW_NN_LOAD16_S(br + ow * s[2], s[2]);
         if (ow + 16 <= OW)
           *(glow_nn_v16 *)(yr + ow) = v;
         else /* a row's last outputs (all of a row of 13): lanes of the vector, not a gather */
