@@ -181,14 +181,21 @@ static inline __attribute__((always_inline)) int conv_origins(const conv_tile_ar
     const int64_t *in = a->in, *k = a->k, *d = a->d;                                                                   \
     int64_t pd[PB], ph[PB], pw[PB], isz = a->isz, mb = a->mb;                                                          \
     int inside = conv_origins(a, PB, p0, od, oh, ow, pd, ph, pw);                                                      \
-    glow_nn_v16 acc[PB][NB];                                                                                           \
+    glow_nn_v16 acc[PB][NB], bv[NB];                                                                                   \
+    /* The bias as whole vectors (lane by lane, a block's 16 compares and branches cost as much                       \
+     * as its share of a 1000-channel conv's taps, per tile); a last block of fewer channels                          \
+     * lane by lane. */                                                                                                \
+    for (int q = 0; q < NB; q++) {                                                                                     \
+      bv[q] = (glow_nn_v16){0};                                                                                        \
+      if (a->bias && q * 16 + 16 <= mb)                                                                                \
+        bv[q] = *(const glow_nn_v16 *)(a->bias + q * 16);                                                              \
+      else if (a->bias)                                                                                                \
+        for (int j = 0; q * 16 + j < mb; j++)                                                                          \
+          bv[q][j] = a->bias[q * 16 + j];                                                                              \
+    }                                                                                                                  \
     for (int r = 0; r < PB; r++)                                                                                       \
       for (int q = 0; q < NB; q++)                                                                                     \
-        if (a->load)                                                                                                   \
-          acc[r][q] = *(const glow_nn_v16 *)(st + (r * NB + q) * 16);                                                  \
-        else                                                                                                           \
-          for (int j = 0; j < 16; j++)                                                                                 \
-            acc[r][q][j] = a->bias && q * 16 + j < mb ? a->bias[q * 16 + j] : 0.0f;                                    \
+        acc[r][q] = a->load ? *(const glow_nn_v16 *)(st + (r * NB + q) * 16) : bv[q];                                  \
     const float zero = 0.0f;                                                                                           \
     for (int64_t kd = 0, tap = 0; kd < k[0]; kd++)                                                                     \
       for (int64_t kh = 0; kh < k[1]; kh++)                                                                            \
