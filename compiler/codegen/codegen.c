@@ -215,15 +215,22 @@ static LLVMValueRef parts_entry(glow_cg *c, LLVMValueRef body) {
 
 /* The parts a parallel step is cut into: num_threads, or 2 or 4 times that where
  * each part still gets -num-threads-min-work, so that the pool (thread-pool.c)
- * can move parts from a late or slow thread to the others. Not ConvMaxPool,
- * whose parts both make the conv rows their pool windows share. Measured on the
+ * can move parts from a late or slow thread to the others. Measured on the
  * 2-vCPU Zen 5 VM at 2 threads, alternating rounds against num_threads parts:
  * while one vCPU ran 1.3-1.7x slower than the other (the host's load, on and
  * off for hours) mobilenet_v2 3-4% faster (medians), resnet50 3%; while both
- * ran alike, within 2% either way (mnasnet0_5 up to 4% slower in one spell). */
+ * ran alike, within 2% either way (mnasnet0_5 up to 4% slower in one spell).
+ * One part per thread for ConvMaxPool, whose parts both make the conv rows
+ * their pool windows share, and for ConvWinograd: each piece of a unit (18
+ * tiles x a block of output channels, kernels/conv-winograd.c) that a part
+ * boundary cuts reads all of the block's transformed weights again (36 x C
+ * floats per channel, from L3 where they exceed L2); at 2 threads, 7
+ * alternating rounds against 4 parts per thread: resnet18 -4%, resnet50 -2.5%,
+ * squeezenet1_1 -2%, googlenet -1% (medians). */
 static int step_parts(const glow_cg *c, const glow_graph *g, const glow_node *n) {
   int64_t work = glow_step_work(g, n), part = (int64_t)c->thread_min_work * c->num_threads;
-  int per_thread = n->op == GLOW_OP_CONV_MAX_POOL ? 1 : work >= 4 * part ? 4 : work >= 2 * part ? 2 : 1;
+  int whole = n->op == GLOW_OP_CONV_MAX_POOL || n->op == GLOW_OP_CONV_WINOGRAD;
+  int per_thread = whole ? 1 : work >= 4 * part ? 4 : work >= 2 * part ? 2 : 1;
   return c->num_threads * per_thread;
 }
 
