@@ -155,12 +155,8 @@ static void wino_output(const wino_args *a, float *yn, const float *rn, const fl
     s[xi] = *(const glow_nn_v16 *)(m + ((xi * WINO_TB + k) * nbk + q) * 16);
   for (int j = 0; j < 6; j++) /* A^T s: the columns */
     WINO_AT((s + j), 6, (t + j), 6);
-  glow_nn_v16 bias = {0}; /* whole, or lane by lane for a last block of fewer channels */
-  if (a->bias && mb >= 16)
-    bias = *(const glow_nn_v16 *)(a->bias + m0);
-  else if (a->bias)
-    for (int c = 0; c < mb; c++)
-      bias[c] = a->bias[m0 + c];
+  glow_nn_v16 bias;
+  glow_nn_load16_n(&bias, a->bias ? a->bias + m0 : 0, mb);
   for (int i = 0; i < 4; i++) { /* (A^T s) A: the rows */
     WINO_AT((t + i * 6), 1, (o + i * 4), 1);
     for (int j = 0; j < 4; j++)

@@ -182,17 +182,8 @@ static inline __attribute__((always_inline)) int conv_origins(const conv_tile_ar
     int64_t pd[PB], ph[PB], pw[PB], isz = a->isz, mb = a->mb;                                                          \
     int inside = conv_origins(a, PB, p0, od, oh, ow, pd, ph, pw);                                                      \
     glow_nn_v16 acc[PB][NB], bv[NB];                                                                                   \
-    /* The bias as whole vectors (lane by lane, a block's 16 compares and branches cost as much                        \
-     * as its share of a 1000-channel conv's taps, per tile); a last block of fewer channels                           \
-     * lane by lane. */                                                                                                \
-    for (int q = 0; q < NB; q++) {                                                                                     \
-      bv[q] = (glow_nn_v16){0};                                                                                        \
-      if (a->bias && q * 16 + 16 <= mb)                                                                                \
-        bv[q] = *(const glow_nn_v16 *)(a->bias + q * 16);                                                              \
-      else if (a->bias)                                                                                                \
-        for (int j = 0; q * 16 + j < mb; j++)                                                                          \
-          bv[q][j] = a->bias[q * 16 + j];                                                                              \
-    }                                                                                                                  \
+    for (int q = 0; q < NB; q++) /* the bias, a vector per block */                                                    \
+      glow_nn_load16_n(&bv[q], a->bias ? a->bias + q * 16 : 0, mb - q * 16);                                           \
     for (int r = 0; r < PB; r++)                                                                                       \
       for (int q = 0; q < NB; q++)                                                                                     \
         acc[r][q] = a->load ? *(const glow_nn_v16 *)(st + (r * NB + q) * 16) : bv[q];                                  \

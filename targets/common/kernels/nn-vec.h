@@ -43,6 +43,18 @@ typedef float glow_nn_v16 __attribute__((vector_size(64), aligned(4)));
 #define GLOW_NN_LOAD16_S(p, s)                                                                                         \
   ((s) == 2 ? GLOW_NN_EVEN16(*(const glow_nn_v16 *)(p), *(const glow_nn_v16 *)((p) + 16)) : *(const glow_nn_v16 *)(p))
 
+/* *v = p's first n floats (0 past them; none where p is NULL): one vector load where
+ * n >= 16, else lane by lane (a bias block: 16 compares and branches a tile cost as much
+ * as a 1000-channel conv's taps' share of it). A pointer, not a returned vector (-Wpsabi). */
+static inline __attribute__((always_inline)) void glow_nn_load16_n(glow_nn_v16 *v, const float *p, int64_t n) {
+  *v = (glow_nn_v16){0};
+  if (p && n >= 16)
+    *v = *(const glow_nn_v16 *)p;
+  else
+    for (int64_t j = 0; p && j < n; j++)
+      (*v)[j] = p[j];
+}
+
 /* Transposes the 16 x 16 block r[row][column] in place: four rounds, round k
  * pairing rows that differ in bit k and swapping bit k of row and column. */
 static inline void glow_nn_transpose16(glow_nn_v16 *r) {
